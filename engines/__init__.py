@@ -1,0 +1,34 @@
+"""Pure game rules. Nothing here imports Discord, Pillow, the database or an upper layer.
+
+``GAMES`` maps a game's short name to its class (see ``engines.core.game.Game``)::
+
+    >>> sorted(GAMES) == sorted(cls.NAME for cls in GAMES.values())
+    True
+"""
+
+from __future__ import annotations
+
+from engines.core import BadNotation, GameError, GameOver, IllegalMove, NotAPlayer, NotYourTurn
+from engines.core.game import Game
+
+GAMES: dict[str, type[Game]] = {}
+"""The registry: game name → Game subclass. Each game package adds itself below."""
+
+
+def register(cls: type[Game]) -> type[Game]:
+    """Adds a game class to :data:`GAMES` under its ``NAME`` and returns it."""
+    GAMES[cls.NAME] = cls
+    return cls
+
+
+__all__ = [
+    "GAMES",
+    "BadNotation",
+    "Game",
+    "GameError",
+    "GameOver",
+    "IllegalMove",
+    "NotAPlayer",
+    "NotYourTurn",
+    "register",
+]

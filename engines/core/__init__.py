@@ -1,0 +1,21 @@
+"""Mechanisms every game shares: the Game contract, errors, events, RNG, dice, cards."""
+
+from engines.core.errors import BadNotation, GameError, GameOver, IllegalMove, NotAPlayer, NotYourTurn
+from engines.core.events import Event, event, is_public
+from engines.core.game import JSON, Game
+from engines.core.rng import Rng
+
+__all__ = [
+    "JSON",
+    "BadNotation",
+    "Event",
+    "Game",
+    "GameError",
+    "GameOver",
+    "IllegalMove",
+    "NotAPlayer",
+    "NotYourTurn",
+    "Rng",
+    "event",
+    "is_public",
+]

@@ -1,0 +1,184 @@
+"""The engine contract that every game follows exactly.
+
+A game is a class with a small declarative header (name, seat counts, options)
+and a handful of methods over a JSON-serialisable state::
+
+    >>> from engines import GAMES                                   # doctest: +SKIP
+    >>> g = GAMES["xisk"].new(players=["ann", "bob", "cy"], seed=7)  # doctest: +SKIP
+    >>> g.to_act(); g.legal_moves("ann"); g.play("ann", "claim alaska")  # doctest: +SKIP
+
+:meth:`Game.play` is transactional: it checks the seat and the turn, lets the
+game apply the move, and restores the exact previous state when anything goes
+wrong, so a rejected move never changes a game.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar, Self
+
+from engines.core.errors import GameError, GameOver, NotAPlayer, NotYourTurn
+from engines.core.events import Event
+
+JSON = dict[str, Any]
+
+
+class Game(ABC):
+    """Base class of every engine; subclasses fill in the abstract methods.
+
+    Subclasses set :attr:`NAME`, :attr:`TITLE`, :attr:`MIN_PLAYERS`,
+    :attr:`MAX_PLAYERS` and :attr:`OPTIONS` (name → default) with
+    :attr:`OPTION_DOCS` (name → one sentence).
+    """
+
+    NAME: ClassVar[str]
+    TITLE: ClassVar[str]
+    MIN_PLAYERS: ClassVar[int]
+    MAX_PLAYERS: ClassVar[int]
+    OPTIONS: ClassVar[dict[str, Any]] = {}
+    OPTION_DOCS: ClassVar[dict[str, str]] = {}
+    HAS_SECRETS: ClassVar[bool] = False
+    """True when ``view(player)`` holds something ``view(None)`` does not (a hand)."""
+
+    def __init__(self, players: list[str], seed: int, options: dict[str, Any]) -> None:
+        self.players: list[str] = list(players)
+        self.seed = seed
+        self.options: dict[str, Any] = dict(options)
+        self.last_move: str | None = None
+        """Canonical notation of the last move :meth:`play` accepted (not part of the state)."""
+
+    # -- construction -----------------------------------------------------------------
+
+    @classmethod
+    def new(cls, players: list[str], seed: int = 0, options: dict[str, Any] | None = None) -> Self:
+        """Returns a new game; raises GameError for a bad seat count, names or options."""
+        players = list(players)
+        if not cls.MIN_PLAYERS <= len(players) <= cls.MAX_PLAYERS:
+            raise GameError(
+                f"{cls.TITLE} needs {cls._seat_range()} players, not {len(players)}."
+            )
+        if len(set(players)) != len(players):
+            raise GameError("Every player needs a different name.")
+        game = cls(players, seed, cls.check_options(options or {}))
+        game.setup()
+        return game
+
+    @classmethod
+    def check_options(cls, options: dict[str, Any]) -> dict[str, Any]:
+        """Returns the options completed with defaults; raises GameError for unknown ones.
+
+        Subclasses extend this to check values, and call ``super()`` first.
+        """
+        unknown = sorted(set(options) - set(cls.OPTIONS))
+        if unknown:
+            known = ", ".join(sorted(cls.OPTIONS)) or "none"
+            raise GameError(f"{cls.TITLE} has no option '{unknown[0]}' (options: {known}).")
+        return {**cls.OPTIONS, **options}
+
+    @classmethod
+    def _seat_range(cls) -> str:
+        if cls.MIN_PLAYERS == cls.MAX_PLAYERS:
+            return str(cls.MIN_PLAYERS)
+        return f"{cls.MIN_PLAYERS}–{cls.MAX_PLAYERS}"
+
+    @abstractmethod
+    def setup(self) -> None:
+        """Builds the starting state from ``players``, ``seed`` and ``options``."""
+
+    # -- the contract -----------------------------------------------------------------
+
+    @abstractmethod
+    def to_act(self) -> list[str]:
+        """Returns who may act now; ``[]`` once the game is over."""
+
+    @abstractmethod
+    def legal_moves(self, player: str) -> list[str]:
+        """Returns every legal move of ``player`` now, in canonical notation."""
+
+    @property
+    @abstractmethod
+    def is_over(self) -> bool:
+        """True once the game has ended."""
+
+    @property
+    @abstractmethod
+    def winners(self) -> list[str]:
+        """The winners; empty while running or on a draw."""
+
+    @abstractmethod
+    def view(self, player: str | None) -> JSON:
+        """Returns the JSON-safe view of ``player`` (``None``: a spectator)."""
+
+    def play(self, player: str, text: str) -> list[Event]:
+        """Applies one move and returns its events.
+
+        Raises :class:`IllegalMove` (or a subclass) with a player-readable message;
+        whatever is raised, the state is exactly as before the call.
+        """
+        if self.is_over:
+            raise GameOver("The game is over: no more moves.")
+        if player not in self.players:
+            raise NotAPlayer(f"{player} is not playing in this game.")
+        acting = self.to_act()
+        if player not in acting:
+            raise NotYourTurn(f"It is not your turn, {player}: waiting for {', '.join(acting)}.")
+        saved = self.dump_state()
+        try:
+            canonical, events = self.apply(player, text)
+        except BaseException:
+            self.load_state(saved)
+            raise
+        self.last_move = canonical
+        return events
+
+    @abstractmethod
+    def apply(self, player: str, text: str) -> tuple[str, list[Event]]:
+        """Parses and applies a move of a seated player who may act.
+
+        Returns the canonical notation and the events. May raise IllegalMove at any
+        point: :meth:`play` restores the state.
+        """
+
+    # -- persistence ------------------------------------------------------------------
+
+    @abstractmethod
+    def dump_state(self) -> JSON:
+        """Returns the mutable state (RNG included) as a fresh JSON-safe dict."""
+
+    @abstractmethod
+    def load_state(self, data: JSON) -> None:
+        """Replaces the mutable state with one made by :meth:`dump_state`."""
+
+    def to_json(self) -> str:
+        """Returns the whole game as a canonical JSON string (same game, same bytes)."""
+        return json.dumps(
+            {
+                "game": self.NAME,
+                "players": self.players,
+                "seed": self.seed,
+                "options": self.options,
+                "state": self.dump_state(),
+            },
+            sort_keys=True,
+            separators=(",", ":"),
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> Self:
+        """Returns the game stored by :meth:`to_json`; raises GameError when it cannot."""
+        try:
+            data = json.loads(text)
+            if data.get("game") != cls.NAME:
+                raise GameError(f"This is a saved {data.get('game')!r} game, not {cls.NAME!r}.")
+            game = cls(list(data["players"]), int(data["seed"]), dict(data["options"]))
+            game.load_state(data["state"])
+        except GameError:
+            raise
+        except (ValueError, KeyError, TypeError, AttributeError, IndexError) as err:
+            raise GameError(f"The saved {cls.TITLE} game is damaged: {err!r}") from err
+        return game
+
+    def __repr__(self) -> str:
+        state = "over" if self.is_over else f"to act: {', '.join(self.to_act())}"
+        return f"<{type(self).__name__} {', '.join(self.players)} ({state})>"

@@ -37,6 +37,8 @@ class Outbox:
     duplicate: bool = False
     move: str | None = None
     version: int = 0
+    names: dict[str, str] = field(default_factory=dict)
+    """User id → seat name, for adapters that must name a player (e.g. a closed-DM notice)."""
 
     def text(self) -> str:
         """Returns the public lines and event texts joined for one channel post."""

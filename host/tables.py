@@ -178,7 +178,7 @@ class Tables:
             table = Table(row, seats, game)
             public = game.view(None)
             out = self._outbox(
-                row, lines=[f"{cls.TITLE} begins: {', '.join(s.name for s in seats)}."], picture=True
+                row, seats, lines=[f"{cls.TITLE} begins: {', '.join(s.name for s in seats)}."], picture=True
             )
             out.view = public
             out.mention = [uid for name in game.to_act() if (uid := table.user_of(name))]
@@ -266,7 +266,7 @@ class Tables:
         version: int,
     ) -> Outbox:
         public = game.view(None)
-        out = self._outbox(table.row, picture=True, finished=game.is_over)
+        out = self._outbox(table.row, table.seats, picture=True, finished=game.is_over)
         out.view, out.move, out.version = public, canonical, version
         out.events = [e for e in events if is_public(e)]
         for e in events:
@@ -361,8 +361,9 @@ class Tables:
         self._cache.pop(game_id, None)
 
     @staticmethod
-    def _outbox(row: GameRow, **fields: Any) -> Outbox:
-        return Outbox(game_id=row.id, game=row.game, channel_id=row.channel_id, **fields)
+    def _outbox(row: GameRow, seats: list[Seat] | None = None, **fields: Any) -> Outbox:
+        names = {s.player_id: s.name for s in seats or []}
+        return Outbox(game_id=row.id, game=row.game, channel_id=row.channel_id, names=names, **fields)
 
 
 def _title(row: GameRow) -> str:

@@ -32,9 +32,10 @@ async def run_bot(*, sync: bool) -> int:
     config = Config.from_env()
     assert config.token is not None
     store = await Store.open(config.db_path)
+    tables = Tables(store, debug=config.debug)
     try:
         bot = Tablehost(
-            tables=Tables(store, debug=config.debug),
+            tables=tables,
             render_workers=config.render_workers,
             sync_guild=config.dev_guild_id,
             sync=sync,
@@ -47,8 +48,7 @@ async def run_bot(*, sync: bool) -> int:
         async with bot:
             await bot.start(config.token)
     finally:
-        # Every move was committed before it was announced; waiting for in-flight
-        # commands is done by the per-channel locks, so closing here loses nothing.
+        await tables.drain()  # a move in progress finishes its commit first
         await store.close()
         logging.getLogger(__name__).info("store closed; goodbye")
     return 0

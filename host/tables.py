@@ -88,10 +88,23 @@ class Tables:
         self.debug = debug
         self._locks: dict[str, asyncio.Lock] = {}
         self._cache: dict[int, tuple[int, Game]] = {}
+        self._closing = False
 
     def lock(self, channel_id: str) -> asyncio.Lock:
-        """Returns the lock that serialises every change in one channel."""
+        """Returns the lock that serialises every change in one channel.
+
+        Raises Refusal once :meth:`drain` has begun, so no new change starts.
+        """
+        if self._closing:
+            raise Refusal("The bot is restarting: try again in a minute. Nothing was changed.")
         return self._locks.setdefault(channel_id, asyncio.Lock())
+
+    async def drain(self) -> None:
+        """Refuses new changes and waits until every change in progress is committed."""
+        self._closing = True
+        for lock in list(self._locks.values()):
+            async with lock:
+                pass
 
     # -- lobby ------------------------------------------------------------------------
 

@@ -253,3 +253,16 @@ async def test_two_services_on_one_database_never_lose_a_move(db_path: str, tall
     assert (await t2.table(CHANNEL)).game.view(None)["total"] == 3
     await s1.close()
     await s2.close()
+
+
+async def test_drain_waits_for_a_move_in_progress_then_refuses_new_ones(tables: Tables) -> None:
+    await started_tally(tables, ANN, BOB)
+    lock = tables.lock(CHANNEL)
+    await lock.acquire()  # a move is "in progress"
+    drained = asyncio.create_task(tables.drain())
+    await asyncio.sleep(0.01)
+    assert not drained.done()
+    lock.release()
+    await asyncio.wait_for(drained, 1)
+    with pytest.raises(Refusal, match="restarting"):
+        await tables.act(CHANNEL, ANN.id, "add 1")

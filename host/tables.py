@@ -189,16 +189,8 @@ class Tables:
             await self.store.start_game(row.id, seed=seed, snapshot=snapshot)
             self._cache[row.id] = (0, game)
             table = Table(row, seats, game)
-            public = game.view(None)
-            out = self._outbox(
-                row, seats, lines=[f"{cls.TITLE} begins: {', '.join(s.name for s in seats)}."], picture=True
-            )
-            out.view = public
-            out.mention = [uid for name in game.to_act() if (uid := table.user_of(name))]
-            for s in seats:
-                secret = secret_part(game, s.name, public)
-                if secret:
-                    out.secrets[s.player_id] = secret
+            out = self._move_outbox(table, game, game.opening_events(), set(), {}, None, 0)
+            out.lines.insert(0, f"{cls.TITLE} begins: {', '.join(s.name for s in seats)}.")
             return out
 
     async def abort(self, channel_id: str, person: Person, *, can_manage: bool) -> Outbox:
@@ -275,7 +267,7 @@ class Tables:
         events: list[Event],
         acting_before: set[str],
         secrets_before: dict[str, dict[str, Any]],
-        canonical: str,
+        canonical: str | None,
         version: int,
     ) -> Outbox:
         public = game.view(None)

@@ -266,3 +266,16 @@ async def test_drain_waits_for_a_move_in_progress_then_refuses_new_ones(tables: 
     await asyncio.wait_for(drained, 1)
     with pytest.raises(Refusal, match="restarting"):
         await tables.act(CHANNEL, ANN.id, "add 1")
+
+
+async def test_start_announces_the_opening_and_sends_each_secret_to_its_owner(tables: Tables) -> None:
+    await tables.create(channel_id=CHANNEL, guild_id="1", game="tally", creator=ANN, options={})
+    await tables.join(CHANNEL, BOB)
+    out = await tables.start(CHANNEL, ANN, seed=8)
+    game = (await tables.table(CHANNEL)).game
+    assert out.text() == "Tally begins: ann, bob.\nThe race to 21 begins."
+    assert out.private == {
+        ANN.id: [f"Your secret is {game.view('ann')['secret']}."],
+        BOB.id: [f"Your secret is {game.view('bob')['secret']}."],
+    }
+    assert set(out.secrets) == {ANN.id, BOB.id} and out.names == {ANN.id: "ann", BOB.id: "bob"}

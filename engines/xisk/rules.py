@@ -222,10 +222,13 @@ def _attack(s: XiskState, board: Board, player: str, src: str, dst: str) -> list
     att_losses, def_losses = resolve_battle(att, dfn)
     s.chips[src] -= att_losses
     s.chips[dst] -= def_losses
-    data = {"from": src, "to": dst, "attacker": player, "defender": defender,
+    # "to" marks a private event (engines.core.events), so events name the countries
+    # source/target; the view's last_battle adds the from/to the renderer draws with.
+    data = {"source": src, "target": dst, "attacker": player, "defender": defender,
             "attacker_dice": att, "defender_dice": dfn,
             "attacker_losses": att_losses, "defender_losses": def_losses}
-    s.last_battle = dict(data, attacker_dice=list(att), defender_dice=list(dfn))
+    s.last_battle = {**data, "from": src, "to": dst, "attacker_dice": list(att),
+                     "defender_dice": list(dfn)}
     dash = "-".join
     events = [event("battle", f"{player} attacks {board.names[dst]} ({defender}) from "
                     f"{board.names[src]}: {dash(map(str, att))} against {dash(map(str, dfn))}; "
@@ -320,7 +323,7 @@ def _adjust(s: XiskState, board: Board, player: str, src: str, dst: str, n: int)
     s.chips[src] -= n
     s.chips[dst] += n
     return [event("adjust", f"{player} moves {n} from {board.names[src]} to {board.names[dst]}.",
-                  player=player, **{"from": src, "to": dst, "count": n}), *_end_turn(s, board)]
+                  player=player, source=src, target=dst, count=n), *_end_turn(s, board)]
 
 
 def _end_turn(s: XiskState, board: Board) -> list[Event]:

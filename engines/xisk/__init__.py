@@ -19,6 +19,14 @@ Readings chosen here (cases neither the rulebook nor the house rules settle):
    privately), since ``new`` returns no events.
 8. ``end`` in the attack phase goes to the adjust phase; when no transfer is possible
    the turn ends at once (house reading 5).
+9. Battle and adjust events name their countries ``source`` and ``target``, not
+   ``from``/``to``: an event's ``to`` marks it private (``engines.core.events``). The
+   view's ``last_battle`` carries ``from`` and ``to`` as well, for the renderer's arrow.
+10. The view's ``claims`` list gives player and country only; the claimed card is in
+    the public claim event. Claimed cards go back to the deck and may later be held,
+    so the view never names them.
+11. A saved game is reloaded with countries in map order and hands in seat order, so
+    ``legal_moves`` and events list things in the same order before and after a save.
 """
 
 from __future__ import annotations

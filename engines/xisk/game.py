@@ -90,4 +90,9 @@ class Xisk(Game):
         return self.state.to_json()
 
     def load_state(self, data: JSON) -> None:
-        self.state = XiskState.from_json(data)
+        s = XiskState.from_json(data)
+        # JSON sorts keys; iteration order (legal moves, events) follows the map and the seats.
+        s.owner = {c: s.owner[c] for c in self.board.countries}
+        s.chips = {c: s.chips[c] for c in self.board.countries}
+        s.hands = {p: s.hands[p] for p in self.players}
+        self.state = s

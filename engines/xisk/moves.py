@@ -126,7 +126,8 @@ def _count(word: str, text: str) -> int:
 
 def parse(text: str) -> Move:
     """Returns the move written in ``text``; raises BadNotation when it is not one."""
-    words = text.lower().split()
+    raw = text.split()
+    words = [w.lower() for w in raw]
     if not words or words[0] not in _ARITY:
         raise BadNotation(f"I can't read '{text.strip()}': {HELP}.")
     verb, args = words[0], words[1:]
@@ -140,7 +141,7 @@ def parse(text: str) -> Move:
     if verb == "claim":
         return Claim(args[0])
     if verb == "redeem":
-        cards = [parse_card(a) for a in args]
+        cards = [parse_card(a) for a in raw[1:]]
         if len(set(cards)) != 3:
             raise BadNotation(f"I can't read '{text.strip()}': a cardset is three different cards.")
         a, b, c = deck_order(cards)

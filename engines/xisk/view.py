@@ -32,7 +32,9 @@ def public_view(s: XiskState, board: Board) -> JSON:
         "sets_redeemed": s.sets_redeemed,
         "next_set_value": s.sets_redeemed + 1,
         "supply_left": s.supply_left,
-        "claims": [dict(c) for c in s.claims],
+        # Who claimed what; the cards are in the claim events only, since a claimed card
+        # goes back to the deck and may later be held by someone.
+        "claims": [{"player": c["player"], "country": c["country"]} for c in s.claims],
         "claims_left": len(s.claim_queue),
         "conquered_this_turn": s.conquered,
         "invade": invade,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from typing import Any
 
 from engines.core import is_public
@@ -73,6 +74,22 @@ def string_leaves(value: Any) -> set[str]:
         out.add(value)
         out.update(value.replace(",", " ").replace(".", " ").replace(":", " ").split())
     return out
+
+
+_CARD = re.compile(r"(?<![0-9A-Za-z])(?:10|[2-9AKQJ])[SHDC](?![0-9A-Za-z])")
+
+
+def card_names(value: Any) -> set[str]:
+    """Returns every card name (like ``AS`` or ``10H``) written anywhere in a JSON value."""
+    return set(_CARD.findall(json.dumps(value)))
+
+
+def leaked(cards: set[str], value: Any) -> set[str]:
+    """Returns the cards of ``cards`` written anywhere in a JSON value (as whole words)."""
+    text = json.dumps(value)
+    if not any(c in text for c in cards):
+        return set()
+    return cards & set(_CARD.findall(text))
 
 
 def random_move(g: Xisk, rnd: random.Random, *, aggressive: float = 0.0) -> tuple[str, str]:

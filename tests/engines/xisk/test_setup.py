@@ -37,7 +37,7 @@ def test_claim_order_follows_deck_order_of_dealt_cards() -> None:
     g = Xisk.new(["ann", "bob", "cy"], seed=11)
     dealt = {c: p for p in g.players for c in g.view(p)["hand"]}
     _claim_all(g)
-    claims = g.view(None)["claims"]
+    claims = g.state.claims
     assert [c["card"] for c in claims] == sorted(dealt, key=DECK_INDEX.__getitem__)
     assert all(dealt[c["card"]] == c["player"] for c in claims)
 

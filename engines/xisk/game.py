@@ -65,31 +65,39 @@ class Xisk(Game):
         return deal_events(self.state)
 
     def to_act(self) -> list[str]:
+        """Returns the next claimant, or the player whose turn it is; [] once over."""
         return to_act(self.state)
 
     def legal_moves(self, player: str) -> list[str]:
+        """Returns every legal move of ``player`` in canonical notation ([] when not theirs)."""
         return [str(m) for m in legal_moves(self.state, self.board, player)]
 
     @property
     def is_over(self) -> bool:
+        """True once one player owns all 42 countries."""
         return self.state.phase is Phase.OVER
 
     @property
     def winners(self) -> list[str]:
+        """The player who owns all 42 countries, once there is one."""
         return [self.state.winner] if self.state.winner else []
 
     def view(self, player: str | None) -> JSON:
+        """Returns the public view, plus the hand and redeemable sets of a seated ``player``."""
         return player_view(self.state, self.board, player)
 
     def apply(self, player: str, text: str) -> tuple[str, list[Event]]:
+        """Parses and applies a move; raises BadNotation or IllegalMove naming what was typed."""
         move = parse(text)
         events = apply_move(self.state, self.board, self.players, player, move)
         return str(move), events
 
     def dump_state(self) -> JSON:
+        """Returns the state as a fresh JSON-safe dict (RNG, deck and hands included)."""
         return self.state.to_json()
 
     def load_state(self, data: JSON) -> None:
+        """Replaces the state with one from :meth:`dump_state`."""
         s = XiskState.from_json(data)
         # JSON sorts keys; iteration order (legal moves, events) follows the map and the seats.
         s.owner = {c: s.owner[c] for c in self.board.countries}

@@ -106,3 +106,27 @@ def random_move(g: Xisk, rnd: random.Random, *, aggressive: float = 0.0) -> tupl
 def snapshot(g: Xisk) -> str:
     """Returns the game's JSON (for byte-identical comparisons)."""
     return json.dumps(json.loads(g.to_json()), sort_keys=True)
+
+
+def greedy_move(g: Xisk) -> tuple[str, str]:
+    """Returns (player, move) of a simple attacker that finishes games (as in the bench)."""
+    s = g.state
+    player = g.to_act()[0]
+    moves = g.legal_moves(player)
+    head = moves[0].split()[0]
+    if head in ("claim", "invade"):
+        return player, moves[0] if head == "claim" else moves[-1]
+    redeems = [m for m in moves if m.startswith("redeem")]
+    if redeems:
+        return player, redeems[0]
+    if head == "place":
+        def strength(c: str) -> int:
+            border = any(s.owner[n] != player for n in BOARD.neighbours[c])
+            return s.chips[c] + (1000 if border else 0)
+        return player, f"place {max(s.countries_of(player), key=strength)} {s.supply_left}"
+    attacks = [m.split() for m in moves if m.startswith("attack")]
+    if attacks:
+        _, a, b = max(attacks, key=lambda m: s.chips[m[1]] - s.chips[m[2]])
+        if s.chips[a] > s.chips[b] or s.chips[a] >= 4:
+            return player, f"attack {a} {b}"
+    return player, "end"

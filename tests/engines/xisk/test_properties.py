@@ -12,7 +12,7 @@ from engines import IllegalMove, NotYourTurn
 from engines.core.deck import DECK_INDEX, STANDARD_DECK
 from engines.xisk import Xisk
 from engines.xisk.moves import parse
-from tests.engines.xisk.helpers import ALL, BOARD, random_move
+from tests.engines.xisk.helpers import ALL, BOARD, greedy_move, random_move
 
 FAST = settings(max_examples=25, deadline=None)
 
@@ -165,3 +165,17 @@ def test_well_formed_illegal_moves_raise_and_change_nothing(seed: int, n: int, m
     else:
         raise AssertionError(f"{text!r} was accepted though not among the legal moves")
     assert g.to_json() == saved
+
+
+def test_greedy_games_keep_every_invariant_to_the_end() -> None:
+    for seed, n in ((1, 2), (2, 3), (3, 3)):
+        g = new_game(seed, n, None)
+        dealt = {c: p for p in g.players for c in g.view(p)["hand"]}
+        for _ in range(6000):
+            if g.is_over:
+                break
+            before = g.view(None)
+            events = g.play(*greedy_move(g))
+            check_invariants(g, before, events, dealt)
+        assert g.is_over and g.winners == [g.view(None)["winner"]]
+        assert events[-1]["kind"] == "win"

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from engines import IllegalMove
 from engines.core import is_public
+from engines.xisk import Xisk
 from engines.xisk.state import Phase
 from tests.engines.xisk.helpers import position
 
 
-def _adjusting(**kw):  # type: ignore[no-untyped-def]
+def _adjusting(**kw: Any) -> Xisk:
     owners = {"alaska": "ann", "alberta": "ann", "ontario": "ann"}
     return position(owners=owners, chips={"alaska": 5}, phase=Phase.ADJUST, **kw)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engines import IllegalMove
+from engines.xisk import Xisk
 from engines.xisk.rules import turn_supply
 from engines.xisk.state import Phase
 from tests.engines.xisk.helpers import BOARD, position
@@ -16,7 +17,7 @@ def _owning(countries: list[str]) -> dict[str, str]:
     return dict.fromkeys(countries, "ann")
 
 
-def _start_turn_of_ann(owned: list[str]):  # type: ignore[no-untyped-def]
+def _start_turn_of_ann(owned: list[str]) -> Xisk:
     """Returns a game where bob ends his adjust phase and ann's turn starts."""
     g = position(owners=_owning(owned), phase=Phase.ADJUST, turn="bob")
     g.play("bob", "end")

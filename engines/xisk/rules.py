@@ -34,6 +34,12 @@ _PHASE_HINT = {
 # -- who acts, and the supply ------------------------------------------------------------
 
 
+def chips(n: int) -> str:
+    """Returns "1 chip" or "n chips" for event sentences."""
+    return f"{n} chip" if n == 1 else f"{n} chips"
+
+
+
 def to_act(s: XiskState) -> list[str]:
     """Returns who may act now: the next claimant, the player whose turn it is, or nobody."""
     if s.phase is Phase.OVER:
@@ -184,7 +190,7 @@ def _redeem(s: XiskState, player: str, move: Redeem) -> list[Event]:
     s.sets_redeemed += 1
     s.supply_left += s.sets_redeemed
     return [event("redeem", f"{player} redeems {' '.join(move.cards)}, cardset number "
-                  f"{s.sets_redeemed}: +{s.sets_redeemed} chips.", player=player,
+                  f"{s.sets_redeemed}: +{chips(s.sets_redeemed)}.", player=player,
                   cards=list(move.cards), set_number=s.sets_redeemed, supply_left=s.supply_left)]
 
 
@@ -198,7 +204,7 @@ def _place(s: XiskState, board: Board, player: str, country: str, n: int) -> lis
         raise IllegalMove(f"You can't place {n} chips: you have {s.supply_left} to place.")
     s.chips[country] += n
     s.supply_left -= n
-    events = [event("place", f"{player} places {n} on {board.names[country]}.", player=player,
+    events = [event("place", f"{player} places {chips(n)} on {board.names[country]}.", player=player,
                     country=country, count=n, supply_left=s.supply_left)]
     if s.supply_left == 0:
         events += _continue_attack(s, board, player)
@@ -246,7 +252,7 @@ def _conquer(s: XiskState, board: Board, player: str, src: str, dst: str, defend
     s.chips[src] -= moved
     s.chips[dst] = moved
     s.conquered = True
-    events = [event("conquer", f"{player} conquers {board.names[dst]} and moves {moved} in.",
+    events = [event("conquer", f"{player} conquers {board.names[dst]} and moves {chips(moved)} in.",
                     player=player, country=dst, defender=defender, moved=moved)]
     if all(o == player for o in s.owner.values()):
         s.phase = Phase.OVER
@@ -273,7 +279,7 @@ def _invade(s: XiskState, board: Board, player: str, n: int) -> list[Event]:
     s.chips[src] -= n
     s.chips[dst] += n
     s.invade = None
-    events = [event("invade", f"{player} moves {n} more chips into {board.names[dst]}.",
+    events = [event("invade", f"{player} moves {chips(n)} more into {board.names[dst]}.",
                     player=player, country=dst, count=n)]
     return events + _after_invasion(s, board, player)
 
@@ -322,7 +328,7 @@ def _adjust(s: XiskState, board: Board, player: str, src: str, dst: str, n: int)
                           f"from {src} (1 must stay behind).")
     s.chips[src] -= n
     s.chips[dst] += n
-    return [event("adjust", f"{player} moves {n} from {board.names[src]} to {board.names[dst]}.",
+    return [event("adjust", f"{player} moves {chips(n)} from {board.names[src]} to {board.names[dst]}.",
                   player=player, source=src, target=dst, count=n), *_end_turn(s, board)]
 
 

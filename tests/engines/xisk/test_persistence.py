@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import random
 
-from engines import GAMES
+import pytest
+
+from engines import GAMES, GameError
 from engines.xisk import Xisk
 from tests.engines.xisk.helpers import random_move
 
@@ -35,3 +38,13 @@ def test_from_json_mid_game_plays_on_identically_over_200_games() -> None:
 def test_state_round_trip_is_byte_identical() -> None:
     g = Xisk.new(["ann", "bob", "cy"], seed=8)
     assert Xisk.from_json(g.to_json()).to_json() == g.to_json()
+
+
+def test_a_damaged_save_raises_game_error() -> None:
+    data = json.loads(Xisk.new(["ann", "bob"], seed=1).to_json())
+    data["state"]["phase"] = "lunch"
+    with pytest.raises(GameError, match="damaged"):
+        Xisk.from_json(json.dumps(data))
+    del data["state"]["chips"]
+    with pytest.raises(GameError):
+        Xisk.from_json(json.dumps(data))

@@ -32,3 +32,7 @@ __all__ = [
     "NotYourTurn",
     "register",
 ]
+
+from engines.xisk import Xisk  # noqa: E402
+
+register(Xisk)

@@ -1,0 +1,32 @@
+"""Cardsets: three cards all of one suit, or of three different suits.
+
+    >>> is_set(["AS", "KS", "2S"]), is_set(["AS", "KH", "2D"]), is_set(["AS", "KS", "2D"])
+    (True, True, False)
+    >>> redeemable(["AS", "KS", "QH", "2C"])
+    [('AS', 'QH', '2C'), ('KS', 'QH', '2C')]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+
+from engines.core.deck import deck_order, suit_of
+
+MUST_REDEEM_AT = 5
+"""Holding this many cards or more in a supply or cardset phase, redeeming is compulsory."""
+
+
+def is_set(cards: Sequence[str]) -> bool:
+    """Returns True when three cards share one suit or show three different suits."""
+    suits = {suit_of(c) for c in cards}
+    return len(cards) == 3 and len(set(cards)) == 3 and len(suits) in (1, 3)
+
+
+def redeemable(hand: Sequence[str]) -> list[tuple[str, str, str]]:
+    """Returns every cardset in ``hand``, each in deck order, the list in deck order too."""
+    out: list[tuple[str, str, str]] = []
+    for combo in combinations(deck_order(list(hand)), 3):
+        if is_set(combo):
+            out.append(combo)
+    return out

@@ -30,6 +30,17 @@ SecretFormatter = Callable[[dict[str, Any]], str]
 SECRET_FORMATTERS: dict[str, SecretFormatter] = {}
 """Game name → function that writes a player's private view as a DM (default: one line per field)."""
 
+EventFormatter = Callable[[dict[str, Any]], str]
+EVENT_FORMATTERS: dict[str, EventFormatter] = {}
+"""Game name → function that writes a public event as a channel line (default: its ``text``)."""
+
+
+def public_text(out: Outbox) -> str:
+    """Returns the channel text of an outbox, each event written by its game's formatter."""
+    formatter = EVENT_FORMATTERS.get(out.game)
+    events = [formatter(e) if formatter else e["text"] for e in out.events]
+    return "\n".join([*out.lines, *events])
+
 
 def format_secret(game: str, secret: dict[str, Any]) -> str:
     """Returns a player's private view as message text."""
@@ -69,7 +80,7 @@ async def post_public(
     bot: Tablehost, channel: discord.abc.Messageable, out: Outbox, table: Table | None
 ) -> discord.Message | None:
     """Posts the outbox's text, picture and ping in the channel; returns the last message."""
-    text = discord.utils.escape_mentions(out.text())
+    text = discord.utils.escape_mentions(public_text(out))
     if out.mention:
         text = f"{text}\n{mention_line(out.mention)}" if text else mention_line(out.mention)
     pinged = [discord.Object(int(uid)) for uid in out.mention]

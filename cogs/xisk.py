@@ -1,0 +1,254 @@
+"""``/xisk``: open a XISK table and play its moves with typed, autocompleted options.
+
+Countries may be typed by id, by name or by a unique prefix of either; the cog
+resolves them to ids before the move reaches the engine (house reading 10).
+Suggestions come from the engine's legal moves, so only what is legal now is offered.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.buttons import QUICK_MOVES
+from cogs.client import Tablehost
+from cogs.delivery import EVENT_FORMATTERS, SECRET_FORMATTERS
+from cogs.game import Interaction, person, play_move
+from engines import GameError
+from engines.xisk.board import Board, load_board
+from host.tables import Table
+
+
+def resolve_country(text: str, board: Board) -> str:
+    """Returns the country id meant by an id, a name or a unique prefix; raises GameError.
+
+    >>> b = load_board()
+    >>> resolve_country("Kamchatka", b), resolve_country("new", b), resolve_country("w. eur", b)
+    ('kamchatka', 'new-guinea', 'western-europe')
+    """
+    key = " ".join(text.replace("-", " ").replace(".", " ").casefold().split())
+    if not key:
+        raise GameError("Name a country.")
+    by_key = {c: " ".join(board.names[c].casefold().split()) for c in board.countries}
+    exact = [c for c in board.countries if key in (c.replace("-", " "), by_key[c])]
+    if exact:
+        return exact[0]
+    words = key.split()
+    found = [c for c in board.countries if all(any(w.startswith(k) for w in by_key[c].split()) for k in words)]
+    if len(found) == 1:
+        return found[0]
+    if found:
+        shown = ", ".join(board.names[c] for c in found[:6])
+        raise GameError(f"'{text}' could mean {shown}: type more of the name.")
+    raise GameError(f"'{text}' is not a country on the map.")
+
+
+def battle_line(ev: dict[str, Any]) -> str:
+    """Returns a battle event as one line: ``🎲 Alaska 6-5-2 vs Kamchatka 4-4: Kamchatka loses 2``."""
+    if ev.get("kind") != "battle":
+        return str(ev["text"])
+    names = load_board().names
+    src, dst = names[ev["source"]], names[ev["target"]]
+    losses = []
+    if ev["attacker_losses"]:
+        losses.append(f"{src} loses {ev['attacker_losses']}")
+    if ev["defender_losses"]:
+        losses.append(f"{dst} loses {ev['defender_losses']}")
+    dice = "-".join(map(str, ev["attacker_dice"])), "-".join(map(str, ev["defender_dice"]))
+    return f"🎲 {src} {dice[0]} vs {dst} {dice[1]}: {', '.join(losses)}"
+
+
+def hand_text(secret: dict[str, Any]) -> str:
+    """Returns a XISK hand DM: the cards, and the sets that can be redeemed now."""
+    hand = secret.get("hand", [])
+    lines = [f"**Your hand ({len(hand)}):** {' '.join(hand) if hand else 'no cards'}"]
+    sets = secret.get("redeemable") or []
+    if sets:
+        lines.append("**Sets you can redeem:** " + " · ".join(f"`{s}`" for s in sets))
+    return "\n".join(lines)
+
+
+def quick_moves(table: Table, player: str) -> list[tuple[str, str]]:
+    """Returns the turn message's buttons: attack again, invade, end attack, skip adjust."""
+    assert table.game is not None
+    legal = table.game.legal_moves(player)
+    view = table.game.view(None)
+    out: list[tuple[str, str]] = []
+    battle = view.get("last_battle")
+    if view["phase"] == "attack" and battle and battle.get("attacker") == player:
+        again = f"attack {battle['from']} {battle['to']}"
+        if again in legal:
+            out.append(("Attack again", again))
+    if view["phase"] == "invade":
+        invades = [m for m in legal if m.startswith("invade ")]
+        out += [("Invade 0", invades[0]), (f"Invade all ({invades[-1].split()[1]})", invades[-1])][: len(invades)]
+    if "end" in legal:
+        out.append(("End attack" if view["phase"] == "attack" else "Skip adjust", "end"))
+    return out
+
+
+QUICK_MOVES["xisk"] = quick_moves
+SECRET_FORMATTERS["xisk"] = hand_text
+EVENT_FORMATTERS["xisk"] = battle_line
+
+
+@app_commands.guild_only()
+class XiskCog(commands.GroupCog, group_name="xisk", group_description="XISK: world conquest for 2–6 players"):
+    """The XISK commands: ``new`` and one command per move kind."""
+
+    def __init__(self, bot: Tablehost) -> None:
+        self.bot = bot
+        self.board = load_board()
+        super().__init__()
+
+    async def _play(self, interaction: Interaction, *words: str) -> None:
+        await play_move(interaction, " ".join(words))
+
+    def _country(self, text: str) -> str:
+        return resolve_country(text, self.board)
+
+    async def _legal(self, interaction: Interaction) -> tuple[list[str], dict[str, int]]:
+        """Returns the caller's legal moves and the chips on each country (empty when not playing)."""
+        try:
+            table = await self.bot.tables.table(str(interaction.channel_id))
+        except GameError:
+            return [], {}
+        name = table.name_of(str(interaction.user.id))
+        if table.game is None or name is None or table.row.game != "xisk":
+            return [], {}
+        chips = {c: v["chips"] for c, v in table.game.view(None)["countries"].items()}
+        return table.game.legal_moves(name), chips
+
+    def _choices(self, ids: list[str], current: str, chips: dict[str, int]) -> list[app_commands.Choice[str]]:
+        needle = current.casefold().strip()
+        seen = list(dict.fromkeys(ids))
+        matched = [c for c in seen if needle in c or needle in self.board.names[c].casefold()]
+        return [
+            app_commands.Choice(name=f"{self.board.names[c]} ({chips.get(c, 0)} chips)", value=c) for c in matched[:25]
+        ]
+
+    async def _countries(self, interaction: Interaction, current: str, kind: str, position: int) -> list[Any]:
+        moves, chips = await self._legal(interaction)
+        legal = [m.split() for m in moves if m.startswith(kind + " ")]
+        if kind in {"attack", "adjust"} and position == 2:
+            origin = getattr(interaction.namespace, "origin", None)
+            if origin:
+                try:
+                    source = self._country(origin)
+                except GameError:
+                    source = None
+                legal = [m for m in legal if m[1] == source]
+        return self._choices([m[position] for m in legal], current, chips)
+
+    # -- commands ---------------------------------------------------------------------
+
+    @app_commands.command(name="new", description="Open a XISK table in this channel")
+    @app_commands.describe(cards_per_player="Cards dealt for the claim (default 21/14/10/8/7 for 2–6 players)")
+    async def new(
+        self, interaction: Interaction, cards_per_player: app_commands.Range[int, 1, 21] | None = None
+    ) -> None:
+        """Opens a XISK lobby with the caller seated."""
+        await interaction.response.defer(thinking=True)
+        options = {} if cards_per_player is None else {"cards_per_player": cards_per_player}
+        try:
+            out = await self.bot.tables.create(
+                channel_id=str(interaction.channel_id),
+                guild_id=str(interaction.guild_id) if interaction.guild_id else None,
+                game="xisk",
+                creator=person(interaction),
+                options=options,
+            )
+        except GameError as err:
+            await interaction.followup.send(str(err), ephemeral=True)
+            return
+        await interaction.followup.send(discord.utils.escape_mentions(out.text()))
+
+    @app_commands.command(name="claim", description="Claim a country with the card whose turn it is")
+    async def claim(self, interaction: Interaction, country: str) -> None:
+        """Plays ``claim <country>``."""
+        await self._checked(interaction, lambda: ("claim", self._country(country)))
+
+    @app_commands.command(name="place", description="Place supply chips on one of your countries")
+    async def place(self, interaction: Interaction, country: str, chips: app_commands.Range[int, 1, 999]) -> None:
+        """Plays ``place <country> <n>``."""
+        await self._checked(interaction, lambda: ("place", self._country(country), str(chips)))
+
+    @app_commands.command(name="redeem", description="Redeem a cardset from your hand")
+    @app_commands.describe(cards="Three cards, e.g. AS 10H 2C (suggestions show your sets)")
+    async def redeem(self, interaction: Interaction, cards: str) -> None:
+        """Plays ``redeem <c1> <c2> <c3>``."""
+        text = cards.strip()
+        await self._play(interaction, text if text.lower().startswith("redeem") else f"redeem {text}")
+
+    @app_commands.command(name="attack", description="Roll one attack from your country against a neighbour")
+    async def attack(self, interaction: Interaction, origin: str, target: str) -> None:
+        """Plays ``attack <from> <to>``."""
+        await self._checked(interaction, lambda: ("attack", self._country(origin), self._country(target)))
+
+    @app_commands.command(name="invade", description="Move extra chips into the country you just conquered")
+    async def invade(self, interaction: Interaction, chips: app_commands.Range[int, 0, 999]) -> None:
+        """Plays ``invade <n>``."""
+        await self._play(interaction, "invade", str(chips))
+
+    @app_commands.command(name="adjust", description="Your one transfer between adjacent countries")
+    async def adjust(
+        self, interaction: Interaction, origin: str, target: str, chips: app_commands.Range[int, 1, 999]
+    ) -> None:
+        """Plays ``adjust <from> <to> <n>``."""
+        await self._checked(
+            interaction, lambda: ("adjust", self._country(origin), self._country(target), str(chips))
+        )
+
+    @app_commands.command(name="end", description="End the attack phase, or skip the adjust")
+    async def end(self, interaction: Interaction) -> None:
+        """Plays ``end``."""
+        await self._play(interaction, "end")
+
+    async def _checked(self, interaction: Interaction, build: Any) -> None:
+        try:
+            words = build()
+        except GameError as err:
+            await interaction.response.send_message(str(err), ephemeral=True)
+            return
+        await self._play(interaction, *words)
+
+    # -- autocomplete -----------------------------------------------------------------
+
+    @claim.autocomplete("country")
+    async def _claimable(self, interaction: Interaction, current: str) -> list[Any]:
+        return await self._countries(interaction, current, "claim", 1)
+
+    @place.autocomplete("country")
+    async def _placeable(self, interaction: Interaction, current: str) -> list[Any]:
+        return await self._countries(interaction, current, "place", 1)
+
+    @attack.autocomplete("origin")
+    async def _attack_from(self, interaction: Interaction, current: str) -> list[Any]:
+        return await self._countries(interaction, current, "attack", 1)
+
+    @attack.autocomplete("target")
+    async def _attack_to(self, interaction: Interaction, current: str) -> list[Any]:
+        return await self._countries(interaction, current, "attack", 2)
+
+    @adjust.autocomplete("origin")
+    async def _adjust_from(self, interaction: Interaction, current: str) -> list[Any]:
+        return await self._countries(interaction, current, "adjust", 1)
+
+    @adjust.autocomplete("target")
+    async def _adjust_to(self, interaction: Interaction, current: str) -> list[Any]:
+        return await self._countries(interaction, current, "adjust", 2)
+
+    @redeem.autocomplete("cards")
+    async def _sets(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        moves, _ = await self._legal(interaction)
+        sets = [m.removeprefix("redeem ") for m in moves if m.startswith("redeem ")]
+        needle = current.upper().split()
+        return [app_commands.Choice(name=s, value=s) for s in sets if all(n in s for n in needle)][:25]
+
+
+async def setup(bot: Tablehost) -> None:
+    """Adds the XISK cog (discord.py extension entry point)."""
+    await bot.add_cog(XiskCog(bot))

@@ -40,6 +40,7 @@ class Gateway:
         self.resumes = 0
         self.heartbeats = 0
         self.drops = 0
+        self.replayed = 0
         self.tokens: list[str] = []
         self._ws: web.WebSocketResponse | None = None
         self._sockets: set[web.WebSocketResponse] = set()
@@ -113,6 +114,7 @@ class Gateway:
         last = int(data.get("seq") or 0)
         for frame in list(session.sent):
             if frame["s"] > last:
+                self.replayed += 1
                 await self._send(ws, frame)
         await self.dispatch("RESUMED", {})
         self.live.set()

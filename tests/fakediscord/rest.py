@@ -261,7 +261,14 @@ async def post_followup(request: web.Request) -> web.Response:
     if record is None:
         return error(404, "Unknown Webhook", 10015)
     body, files = await read_body(request)
-    message = msgs.create(fake, fake.channel(record.channel_id), body, files, via="followup", record=record)
+    original = record.original
+    if original is not None and int(original.payload.get("flags") or 0) & msgs.LOADING:
+        # The first follow-up after a "thinking" defer replaces the loading message (and keeps its flags).
+        msgs.edit(fake, original, {**body, "flags": None}, files)
+        message = original
+    else:
+        message = msgs.create(fake, fake.channel(record.channel_id), body, files, via="followup",
+                              record=record)
     record.answered.set()
     return reply(message.payload)
 

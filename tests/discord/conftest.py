@@ -6,9 +6,9 @@ import pytest
 
 from tests.discord.probe_bot import make_probe_bot
 from tests.fakediscord.api import BotFactory
-from tests.fakediscord.fixtures import discord_test, fake_discord, quick_backoff
+from tests.fakediscord.fixtures import discord_test, fake_discord, fake_discord_options, quick_backoff
 
-__all__ = ["discord_test", "fake_discord", "quick_backoff"]
+__all__ = ["discord_test", "fake_discord", "fake_discord_options", "quick_backoff"]
 
 
 @pytest.fixture(name="bot_factory")

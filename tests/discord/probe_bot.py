@@ -1,10 +1,11 @@
 """A small bot that exercises what the product bot needs from Discord, for the fake's self-tests.
 
 Commands (one GroupCog, ``/probe``): ``picture`` (PNG upload after a defer), ``secret``
-(ephemeral reply), ``whisper`` (DM, or a channel notice when DMs are closed), ``pick`` (with
-autocomplete), ``knock`` (a message with a DynamicItem button), ``announce`` / ``announce-eager``
-(channel message after / before acknowledging), ``slow`` (answers late unless it defers),
-``missing`` (calls a route the fake does not serve) and ``admin ping`` (a subcommand group).
+(ephemeral reply), ``poke`` (member option), ``tidy`` (edit and delete), ``whisper`` (DM, or a
+channel notice when DMs are closed), ``pick`` (with autocomplete), ``knock`` (a message with a
+DynamicItem button), ``announce`` / ``announce-eager`` (channel message after / before
+acknowledging), ``slow`` (answers late unless it defers), ``missing`` (calls a route the fake
+does not serve) and ``admin ping`` (a subcommand group).
 
 Button custom_id template: ``probe1:knock:<count>`` (count = knocks so far).
 """
@@ -141,6 +142,22 @@ class Probe(commands.GroupCog, group_name="probe", group_description="Probes the
             await interaction.guild.fetch_emojis()  # type: ignore[union-attr]
         except discord.NotFound:
             await interaction.response.send_message("Not found.", ephemeral=True)
+
+    @app_commands.command(description="Pokes a member")
+    async def poke(self, interaction: discord.Interaction, member: discord.Member) -> None:
+        """Mentions the chosen member (a resolved user option)."""
+        await interaction.response.send_message(f"{member.mention} was poked by {interaction.user.name}")
+
+    @app_commands.command(description="Edits and deletes its own messages")
+    async def tidy(self, interaction: discord.Interaction) -> None:
+        """Posts a draft and edits it, posts a note and deletes it, then answers ephemerally."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        channel = interaction.channel
+        draft = await channel.send("draft")  # type: ignore[union-attr]
+        await draft.edit(content="final")
+        note = await channel.send("temporary")  # type: ignore[union-attr]
+        await note.delete()
+        await interaction.edit_original_response(content="Tidied.")
 
     @admin.command(description="Answers pong")
     async def ping(self, interaction: discord.Interaction, times: int = 1) -> None:

@@ -79,3 +79,25 @@ async def test_unknown_route_answers_404_and_is_recorded(discord_test: DiscordTe
     assert record.content == "Not found."
     guild_id = discord_test.fake.guild.id
     assert ("GET", f"/api/v10/guilds/{guild_id}/emojis") in discord_test.recorder.unknown_routes
+
+
+async def test_member_option_is_resolved(discord_test: DiscordTest) -> None:
+    bob = discord_test.user("bob")
+    record = await discord_test.slash("probe", "poke", user="ann", member=bob)
+    assert record.content == f"{bob.mention} was poked by ann"
+
+
+async def test_edits_and_deletes_show_in_the_channel(discord_test: DiscordTest) -> None:
+    record = await discord_test.slash("probe", "tidy", user="ann")
+    assert [m.content for m in discord_test.messages("general")] == ["final"]
+    assert discord_test.messages("general")[0].edits == 1
+    assert [m.content for m in discord_test.ephemerals("ann")] == ["Tidied."]
+    assert record.deferred and record.ephemeral
+
+
+async def test_command_in_a_dm_channel(discord_test: DiscordTest) -> None:
+    ann = discord_test.user("ann")
+    dm = discord_test.fake.dm_channel(ann)
+    record = await discord_test.slash("probe", "admin", "ping", user=ann, channel=dm)
+    assert record.content == "pong"
+    assert [m.content for m in discord_test.dms(ann)] == ["pong"]

@@ -7,6 +7,7 @@ Use them from a conftest with ``from tests.fakediscord.fixtures import *`` and o
 from __future__ import annotations
 
 import asyncio
+import socket
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -17,15 +18,38 @@ import pytest
 from tests.fakediscord.api import BotFactory, DiscordTest
 from tests.fakediscord.server import FakeDiscord
 
-__all__ = ["bot_factory", "discord_test", "fake_discord", "quick_backoff"]
+__all__ = ["bot_factory", "discord_test", "fake_discord", "fake_discord_options", "quick_backoff"]
 
 HEARTBEAT_INTERVAL = 0.5
+LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1", None})
 
 
 @pytest.fixture
-async def fake_discord() -> AsyncIterator[FakeDiscord]:
-    """Serves a fake Discord on 127.0.0.1 and points discord.py at it for one test."""
-    fake = FakeDiscord(heartbeat_interval=HEARTBEAT_INTERVAL)
+def fake_discord_options() -> dict[str, Any]:
+    """Returns keyword arguments for ``FakeDiscord`` (override to change the deadline, heartbeat...)."""
+    return {"heartbeat_interval": HEARTBEAT_INTERVAL}
+
+
+def _refuse_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Makes any name lookup other than loopback fail, so no test can reach the real Discord."""
+    real = socket.getaddrinfo
+
+    def loopback_only(host: Any, *args: Any, **kwargs: Any) -> Any:
+        name = host.decode() if isinstance(host, bytes) else host
+        if name not in LOOPBACK_HOSTS:
+            raise OSError(f"fake Discord tests may not reach the network (looked up {name!r})")
+        return real(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", loopback_only)
+
+
+@pytest.fixture
+async def fake_discord(
+    fake_discord_options: dict[str, Any], monkeypatch: pytest.MonkeyPatch,
+) -> AsyncIterator[FakeDiscord]:
+    """Serves a fake Discord on 127.0.0.1 and points discord.py at it (and nowhere else) for one test."""
+    _refuse_network(monkeypatch)
+    fake = FakeDiscord(**fake_discord_options)
     await fake.start()
     try:
         with fake.patch_discord():

@@ -31,11 +31,13 @@ PLAYER_NAMES = ("ann", "bob", "cy")
 CHANNEL_NAMES = ("general", "table-1", "table-2")
 
 
-def free_port() -> int:
-    """Returns a TCP port on 127.0.0.1 that is free right now."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+def loopback_socket() -> socket.socket:
+    """Returns a listening TCP socket on 127.0.0.1 with a port the system chose."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(128)
+    sock.setblocking(False)
+    return sock
 
 
 class FakeDiscord:
@@ -82,8 +84,9 @@ class FakeDiscord:
         app.router.add_route("*", "/{tail:.*}", rest.unknown)
         self._runner = web.AppRunner(app, handle_signals=False)
         await self._runner.setup()
-        self.port = free_port()
-        await web.TCPSite(self._runner, "127.0.0.1", self.port).start()
+        sock = loopback_socket()
+        self.port = int(sock.getsockname()[1])
+        await web.SockSite(self._runner, sock).start()
 
     async def close(self) -> None:
         """Closes the gateway sockets and stops the HTTP site."""

@@ -3,9 +3,10 @@
 Commands (one GroupCog, ``/probe``): ``picture`` (PNG upload after a defer), ``secret``
 (ephemeral reply), ``poke`` (member option), ``tidy`` (edit and delete), ``whisper`` (DM, or a
 channel notice when DMs are closed), ``pick`` (with autocomplete), ``knock`` (a message with a
-DynamicItem button), ``announce`` / ``announce-eager`` (channel message after / before
-acknowledging), ``slow`` (answers late unless it defers), ``missing`` (calls a route the fake
-does not serve) and ``admin ping`` (a subcommand group).
+DynamicItem button), ``colours`` (a persistent view with a select menu), ``announce`` /
+``announce-eager`` (channel message after / before acknowledging), ``slow`` (answers late unless
+it defers), ``missing`` (calls a route the fake does not serve) and ``admin ping`` (a
+subcommand group).
 
 Button custom_id template: ``probe1:knock:<count>`` (count = knocks so far).
 """
@@ -54,6 +55,19 @@ class KnockButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
         view = discord.ui.View(timeout=None)
         view.add_item(KnockButton(self.count + 1))
         await interaction.response.edit_message(content=f"Knocked {self.count + 1} times", view=view)
+
+
+class ColourView(discord.ui.View):
+    """A persistent view (fixed custom_id, no timeout) with a string select menu."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    @discord.ui.select(custom_id="probe1:colour", placeholder="Colour",
+                       options=[discord.SelectOption(label=c, value=c) for c in ("red", "green", "blue")])
+    async def colour(self, interaction: discord.Interaction, select: discord.ui.Select[ColourView]) -> None:
+        """Announces the chosen colours."""
+        await interaction.response.send_message(f"{interaction.user.name} chose {', '.join(select.values)}")
 
 
 class Probe(commands.GroupCog, group_name="probe", group_description="Probes the fake Discord"):
@@ -110,6 +124,11 @@ class Probe(commands.GroupCog, group_name="probe", group_description="Probes the
         view = discord.ui.View(timeout=None)
         view.add_item(KnockButton(0))
         await interaction.response.send_message("Knock knock", view=view)
+
+    @app_commands.command(description="Posts a colour menu")
+    async def colours(self, interaction: discord.Interaction) -> None:
+        """Replies with a persistent select menu."""
+        await interaction.response.send_message("Pick colours", view=ColourView())
 
     @app_commands.command(description="Posts to the channel")
     async def announce(self, interaction: discord.Interaction, text: str) -> None:
@@ -175,6 +194,7 @@ class ProbeBot(commands.Bot):
     async def setup_hook(self) -> None:
         """Loads the cog and registers the dynamic button so old buttons work after a restart."""
         self.add_dynamic_items(KnockButton)
+        self.add_view(ColourView())
         await self.add_cog(Probe(self))
         self.tree.on_error = self.on_tree_error
 

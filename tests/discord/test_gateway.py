@@ -52,3 +52,13 @@ async def test_restarted_bot_answers_a_click_on_an_old_button(discord_test: Disc
     click = await discord_test.click(message, "Knock", user="bob")
     assert click.in_time
     assert message.content == "Knocked 1 times"
+
+
+async def test_refused_resume_leads_to_a_new_identify(discord_test: DiscordTest) -> None:
+    gateway = discord_test.fake.gateway
+    await discord_test.drop_gateway(forget_session=True)
+    await discord_test.wait_connected()
+    assert (gateway.resumes, gateway.identifies) == (0, 2)
+    await discord_test.bot.wait_until_ready()
+    record = await discord_test.slash("probe", "admin", "ping", user="ann")
+    assert record.content == "pong"

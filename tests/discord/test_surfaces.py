@@ -101,3 +101,12 @@ async def test_command_in_a_dm_channel(discord_test: DiscordTest) -> None:
     record = await discord_test.slash("probe", "admin", "ping", user=ann, channel=dm)
     assert record.content == "pong"
     assert [m.content for m in discord_test.dms(ann)] == ["pong"]
+
+
+async def test_select_menu_choice_reaches_the_view(discord_test: DiscordTest) -> None:
+    menu = await discord_test.slash("probe", "colours", user="ann")
+    [message] = menu.responses
+    record = await discord_test.select(message, "probe1:colour", ["red", "blue"], user="cy")
+    assert record.content == "cy chose red, blue"
+    with pytest.raises(LookupError, match="probe1:colour"):
+        message.component("probe1:nope")

@@ -41,21 +41,25 @@ class DiscordTest:
         bot = factory()
         bot._connection.guild_ready_timeout = 0.05  # READY follows the guild at once, not after 2 s
         self.bot = bot
-        self._task = asyncio.create_task(bot.start("fake-token"), name="fake-discord-bot")
-        ready = asyncio.create_task(bot.wait_until_ready())
-        done, _ = await asyncio.wait({ready, self._task}, timeout=self.timeout,
-                                     return_when=asyncio.FIRST_COMPLETED)
-        if ready not in done:
-            ready.cancel()
-            if self._task in done:
-                await self._task  # raises the bot's start-up error
-            raise TimeoutError("the bot did not become ready on the fake server")
-        tree = getattr(bot, "tree", None)
-        if sync and tree is not None:
-            await tree.sync()
-            guild = discord.Object(self.fake.guild.id)
-            if tree.get_commands(guild=guild):
-                await tree.sync(guild=guild)
+        self._task = task = asyncio.create_task(bot.start("fake-token"), name="fake-discord-bot")
+        try:
+            ready = asyncio.create_task(bot.wait_until_ready())
+            done, _ = await asyncio.wait({ready, task}, timeout=self.timeout,
+                                         return_when=asyncio.FIRST_COMPLETED)
+            if ready not in done:
+                ready.cancel()
+                if task in done:
+                    await task  # raises the bot's start-up error
+                raise TimeoutError("the bot did not become ready on the fake server")
+            tree = getattr(bot, "tree", None)
+            if sync and tree is not None:
+                await tree.sync()
+                guild = discord.Object(self.fake.guild.id)
+                if tree.get_commands(guild=guild):
+                    await tree.sync(guild=guild)
+        except BaseException:
+            await self.stop_bot()
+            raise
         return bot
 
     async def stop_bot(self) -> None:
@@ -152,6 +156,19 @@ class DiscordTest:
         )
         return await self.wait_answered(record, timeout=timeout, defer_is_answer=not wait_for_edit)
 
+    async def select(
+        self, message: SentMessage | int, custom_id: str, values: list[str], *, user: FakeUser | str,
+        timeout: float | None = None, wait_for_edit: bool = True,
+    ) -> InteractionRecord:
+        """Chooses ``values`` in a string select menu (by custom_id) on a message; returns the record."""
+        msg = self.fake.messages[message] if isinstance(message, int) else message
+        msg.component(custom_id)
+        record = await self.fake.send_interaction(
+            kind=3, data={"custom_id": custom_id, "component_type": 3, "values": list(values)},
+            user=self._user(user), channel=self.fake.channel(msg.channel_id), name=custom_id, message=msg,
+        )
+        return await self.wait_answered(record, timeout=timeout, defer_is_answer=not wait_for_edit)
+
     async def wait_answered(
         self, record: InteractionRecord, *, timeout: float | None = None, defer_is_answer: bool = False,
     ) -> InteractionRecord:
@@ -181,9 +198,9 @@ class DiscordTest:
 
     # gateway
 
-    async def drop_gateway(self, *, code: int = 4000) -> None:
-        """Drops the bot's gateway connection; the bot is expected to RESUME."""
-        await self.fake.gateway.drop(code=code)
+    async def drop_gateway(self, *, code: int = 4000, forget_session: bool = False) -> None:
+        """Drops the bot's gateway connection; the bot RESUMEs (identifies if the session is forgotten)."""
+        await self.fake.gateway.drop(code=code, forget_session=forget_session)
 
     async def wait_connected(self, timeout: float | None = None) -> None:
         """Waits until the bot is identified or resumed on the gateway."""

@@ -132,9 +132,14 @@ class Gateway:
             with contextlib.suppress(ConnectionError, RuntimeError):
                 await self._send(ws, frame)
 
-    async def drop(self, *, code: int = 4000) -> None:
-        """Closes the bot's connection as Discord does on a failure; the bot should RESUME."""
+    async def drop(self, *, code: int = 4000, forget_session: bool = False) -> None:
+        """Closes the bot's connection as Discord does on a failure; the bot should RESUME.
+
+        With ``forget_session`` the RESUME is refused (INVALID_SESSION) and the bot must identify.
+        """
         ws, self._ws = self._ws, None
+        if forget_session:
+            self.session = None
         self.live.clear()
         self.drops += 1
         if ws is not None:

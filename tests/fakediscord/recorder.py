@@ -61,13 +61,13 @@ class SentMessage:
         """Returns the message's embeds."""
         return list(self.payload.get("embeds") or [])
 
-    def buttons(self) -> list[Json]:
-        """Returns every button of the message, in order, from nested component rows."""
+    def components(self) -> list[Json]:
+        """Returns every interactive component of the message (buttons, selects), in order."""
         found: list[Json] = []
 
         def walk(components: list[Json]) -> None:
             for comp in components:
-                if comp.get("type") == 2:
+                if comp.get("type") in (2, 3, 5, 6, 7, 8):
                     found.append(comp)
                 walk(comp.get("components") or [])
                 if isinstance(comp.get("accessory"), dict):
@@ -75,6 +75,18 @@ class SentMessage:
 
         walk(self.payload.get("components") or [])
         return found
+
+    def component(self, custom_id: str) -> Json:
+        """Returns the component with this custom_id; raises LookupError if none has it."""
+        for comp in self.components():
+            if comp.get("custom_id") == custom_id:
+                return comp
+        ids = [c.get("custom_id") for c in self.components()]
+        raise LookupError(f"no component {custom_id!r} on message {self.id}; custom_ids: {ids}")
+
+    def buttons(self) -> list[Json]:
+        """Returns every button of the message, in order."""
+        return [c for c in self.components() if c.get("type") == 2]
 
     def button(self, label_or_id: str) -> Json:
         """Returns the button whose label or custom_id matches; raises LookupError if none does."""

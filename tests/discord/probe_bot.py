@@ -85,7 +85,7 @@ class Probe(commands.GroupCog, group_name="probe", group_description="Probes the
         data = await asyncio.to_thread(draw_png, size)
         try:
             await interaction.followup.send("Board", file=discord.File(io.BytesIO(data), "board.png"))
-        except discord.DiscordServerError as exc:
+        except discord.HTTPException as exc:
             await interaction.edit_original_response(content=f"Upload failed ({exc.status}); try again.")
 
     @app_commands.command(description="Replies only to you")

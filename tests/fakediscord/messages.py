@@ -10,10 +10,33 @@ from tests.fakediscord.recorder import InteractionRecord, SentFile, SentMessage
 if TYPE_CHECKING:
     from tests.fakediscord.server import FakeDiscord
 
-__all__ = ["SentFile", "SentMessage", "application_payload", "apply_callback", "create", "edit"]
+__all__ = ["Rejected", "SentFile", "SentMessage", "application_payload", "apply_callback", "check", "create",
+           "edit"]
 
 Json = dict[str, Any]
 EPHEMERAL, LOADING = 64, 128
+MAX_CONTENT, MAX_FILES, MAX_EMBEDS = 2000, 10, 10
+
+
+class Rejected(Exception):
+    """A request Discord would refuse; the middleware turns it into a JSON error."""
+
+    def __init__(self, status: int, code: int, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+def check(fake: FakeDiscord, body: Json, files: list[SentFile]) -> None:
+    """Raises Rejected for a message Discord refuses: text over 2,000 characters, over 10 files
+    or embeds, or files larger than the attachment size limit."""
+    content = body.get("content") or ""
+    if len(content) > MAX_CONTENT:
+        raise Rejected(400, 50035, f"Invalid Form Body: content must be {MAX_CONTENT} or fewer in length "
+                                   f"(got {len(content)})")
+    if len(files) > MAX_FILES or len(body.get("embeds") or []) > MAX_EMBEDS:
+        raise Rejected(400, 50035, "Invalid Form Body: too many files or embeds")
+    if sum(len(f.data) for f in files) > fake.attachment_size_limit:
+        raise Rejected(413, 40005, "Request entity too large")
 
 
 def _attachments(fake: FakeDiscord, files: list[SentFile]) -> list[Json]:

@@ -172,13 +172,14 @@ def message_payload(
 def interaction_payload(
     *, interaction_id: int, token: str, kind: int, data: Json, user: FakeUser, channel: FakeChannel,
     guild: FakeGuild, application_id: int, message: Json | None = None,
+    attachment_size_limit: int = ATTACHMENT_SIZE_LIMIT,
 ) -> Json:
     """Returns an INTERACTION_CREATE payload with the fields discord.py 2.6+ requires."""
     payload: Json = {
         "id": str(interaction_id), "application_id": str(application_id), "type": kind,
         "data": data, "token": token, "version": 1, "locale": "en-US",
         "app_permissions": ALL_PERMISSIONS, "entitlements": [], "entitlement_sku_ids": [],
-        "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
+        "attachment_size_limit": attachment_size_limit,
     }
     if channel.is_dm:
         payload["channel"] = channel.payload()

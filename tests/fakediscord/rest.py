@@ -72,7 +72,10 @@ async def middleware(request: web.Request, handler: Any) -> web.StreamResponse:
             await request.read()
             response = reply(answer.body, status=answer.status, headers=answer.headers)
         else:
-            response = await handler(request)
+            try:
+                response = await handler(request)
+            except msgs.Rejected as exc:
+                response = error(exc.status, exc.message, exc.code)
             if response.status < 300:
                 response.headers.update(_ratelimit_headers(route))
     fake.recorder.requests.append(RequestRecord(
@@ -168,6 +171,7 @@ async def post_message(request: web.Request) -> web.Response:
     except LookupError:
         return error(404, "Unknown Channel", 10003)
     body, files = await read_body(request)
+    msgs.check(request.app[FAKE_KEY], body, files)
     if not (body.get("content") or body.get("embeds") or files or body.get("components")):
         return error(400, "Cannot send an empty message", 50006)
     message = msgs.create(fake, channel, body, files, via="dm" if channel.is_dm else "channel")
@@ -193,6 +197,7 @@ async def patch_message(request: web.Request) -> web.Response:
     if message is None:
         return error(404, "Unknown Message", 10008)
     body, files = await read_body(request)
+    msgs.check(request.app[FAKE_KEY], body, files)
     msgs.edit(request.app[FAKE_KEY], message, body, files)
     return reply(message.payload)
 
@@ -225,7 +230,9 @@ async def interaction_callback(request: web.Request) -> web.Response:
     if record is None or record.token != request.match_info["webhook_token"]:
         return error(404, "Unknown interaction", 10062)
     body, files = await read_body(request)
+    msgs.check(request.app[FAKE_KEY], body, files)
     kind, data = int(body.get("type", 0)), dict(body.get("data") or {})
+    msgs.check(fake, data, files)
     now = time.monotonic()
     if any(cb.accepted for cb in record.callbacks):
         record.callbacks.append(Callback(kind, data, now, accepted=False))
@@ -261,6 +268,7 @@ async def post_followup(request: web.Request) -> web.Response:
     if record is None:
         return error(404, "Unknown Webhook", 10015)
     body, files = await read_body(request)
+    msgs.check(request.app[FAKE_KEY], body, files)
     original = record.original
     if original is not None and int(original.payload.get("flags") or 0) & msgs.LOADING:
         # The first follow-up after a "thinking" defer replaces the loading message (and keeps its flags).
@@ -296,6 +304,7 @@ async def patch_webhook_message(request: web.Request) -> web.Response:
     if message is None:
         return error(404, "Unknown Message", 10008)
     body, files = await read_body(request)
+    msgs.check(request.app[FAKE_KEY], body, files)
     msgs.edit(request.app[FAKE_KEY], message, body, files)
     if message not in record.messages:
         record.messages.append(message)

@@ -16,6 +16,7 @@ from tests.fakediscord import rest
 from tests.fakediscord.faults import Faults
 from tests.fakediscord.gateway import Gateway
 from tests.fakediscord.payloads import (
+    ATTACHMENT_SIZE_LIMIT,
     FakeChannel,
     FakeGuild,
     FakeUser,
@@ -45,7 +46,7 @@ class FakeDiscord:
 
     def __init__(
         self, *, heartbeat_interval: float = 1.0, interaction_deadline: float = INTERACTION_DEADLINE,
-        enforce_deadline: bool = True,
+        enforce_deadline: bool = True, attachment_size_limit: int = ATTACHMENT_SIZE_LIMIT,
     ) -> None:
         self.ids = Snowflakes()
         self.bot_user = FakeUser(self.ids.next(), "tablehost", bot=True)
@@ -69,6 +70,7 @@ class FakeDiscord:
         self.gateway = Gateway(self, heartbeat_interval=heartbeat_interval)
         self.interaction_deadline = interaction_deadline
         self.enforce_deadline = enforce_deadline
+        self.attachment_size_limit = attachment_size_limit
         self.port = 0
         self._runner: web.AppRunner | None = None
 
@@ -206,6 +208,7 @@ class FakeDiscord:
             interaction_id=interaction_id, token=token, kind=kind, data=data, user=user, channel=channel,
             guild=self.guild, application_id=self.bot_user.id,
             message=message.payload if message is not None else None,
+            attachment_size_limit=self.attachment_size_limit,
         )
         record = InteractionRecord(
             id=interaction_id, token=token, kind=kind, name=name, user_id=user.id, channel_id=channel.id,

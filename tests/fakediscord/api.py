@@ -11,8 +11,9 @@ from typing import Any
 import discord
 
 from tests.fakediscord.commands import command_data
+from tests.fakediscord.faults import Faults
 from tests.fakediscord.payloads import FakeChannel, FakeUser
-from tests.fakediscord.recorder import InteractionRecord, SentMessage
+from tests.fakediscord.recorder import InteractionRecord, Recorder, SentMessage
 from tests.fakediscord.server import FakeDiscord
 
 BotFactory = Callable[[], discord.Client]
@@ -87,12 +88,12 @@ class DiscordTest:
         return self.fake.channel(name)
 
     @property
-    def faults(self) -> Any:
+    def faults(self) -> Faults:
         """Returns the fake server's fault switches."""
         return self.fake.faults
 
     @property
-    def recorder(self) -> Any:
+    def recorder(self) -> Recorder:
         """Returns the recorder of everything the bot sent."""
         return self.fake.recorder
 

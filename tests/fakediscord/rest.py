@@ -17,8 +17,8 @@ if TYPE_CHECKING:
     from tests.fakediscord.server import FakeDiscord
 
 Json = dict[str, Any]
-FAKE_KEY: web.AppKey[FakeDiscord] = web.AppKey("fake", object)  # type: ignore[arg-type]
-_PREFIX_KEY: web.AppKey[str] = web.AppKey("prefix", str)
+FAKE_KEY: web.AppKey[FakeDiscord] = web.AppKey("fake_discord")
+_PREFIX_KEY: web.AppKey[str] = web.AppKey("api_prefix", str)
 
 
 def reply(data: Any, *, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:

@@ -1,0 +1,210 @@
+"""A small bot that exercises what the product bot needs from Discord, for the fake's self-tests.
+
+Commands (one GroupCog, ``/probe``): ``picture`` (PNG upload after a defer), ``secret``
+(ephemeral reply), ``poke`` (member option), ``tidy`` (edit and delete), ``whisper`` (DM, or a
+channel notice when DMs are closed), ``pick`` (with autocomplete), ``knock`` (a message with a
+DynamicItem button), ``colours`` (a persistent view with a select menu), ``announce`` /
+``announce-eager`` (channel message after / before acknowledging), ``slow`` (answers late unless
+it defers), ``missing`` (calls a route the fake does not serve) and ``admin ping`` (a
+subcommand group).
+
+Button custom_id template: ``probe1:knock:<count>`` (count = knocks so far).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import re
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+from PIL import Image
+
+FRUITS = ("apple", "apricot", "banana", "cherry", "grape", "grapefruit")
+CLOSED_DMS = 50007
+
+
+def draw_png(size: int) -> bytes:
+    """Returns a square PNG of ``size`` pixels, drawn in memory."""
+    picture = Image.new("RGB", (size, size), (200, 30, 30))
+    buffer = io.BytesIO()
+    picture.save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+class KnockButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+                  template=r"probe1:knock:(?P<count>\d+)"):
+    """A button that counts knocks; its state lives only in its custom_id."""
+
+    def __init__(self, count: int) -> None:
+        super().__init__(discord.ui.Button(label="Knock", style=discord.ButtonStyle.primary,
+                                           custom_id=f"probe1:knock:{count}"))
+        self.count = count
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button[discord.ui.View], match: re.Match[str],
+    ) -> KnockButton:
+        """Rebuilds the button from its custom_id."""
+        return cls(int(match["count"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Counts the knock and updates the message in place."""
+        view = discord.ui.View(timeout=None)
+        view.add_item(KnockButton(self.count + 1))
+        await interaction.response.edit_message(content=f"Knocked {self.count + 1} times", view=view)
+
+
+class ColourView(discord.ui.View):
+    """A persistent view (fixed custom_id, no timeout) with a string select menu."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    @discord.ui.select(custom_id="probe1:colour", placeholder="Colour",
+                       options=[discord.SelectOption(label=c, value=c) for c in ("red", "green", "blue")])
+    async def colour(self, interaction: discord.Interaction, select: discord.ui.Select[ColourView]) -> None:
+        """Announces the chosen colours."""
+        await interaction.response.send_message(f"{interaction.user.name} chose {', '.join(select.values)}")
+
+
+class Probe(commands.GroupCog, group_name="probe", group_description="Probes the fake Discord"):
+    """Commands that touch every Discord surface the product bot uses."""
+
+    admin = app_commands.Group(name="admin", description="Administration")
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(description="Uploads a picture")
+    async def picture(self, interaction: discord.Interaction, size: int = 32) -> None:
+        """Defers, draws a PNG in a thread and uploads it; reports a failed upload."""
+        await interaction.response.defer()
+        data = await asyncio.to_thread(draw_png, size)
+        try:
+            await interaction.followup.send("Board", file=discord.File(io.BytesIO(data), "board.png"))
+        except discord.HTTPException as exc:
+            await interaction.edit_original_response(content=f"Upload failed ({exc.status}); try again.")
+
+    @app_commands.command(description="Replies only to you")
+    async def secret(self, interaction: discord.Interaction, text: str = "psst") -> None:
+        """Replies ephemerally."""
+        await interaction.response.send_message(f"Secret: {text}", ephemeral=True)
+
+    @app_commands.command(description="Sends you a DM")
+    async def whisper(self, interaction: discord.Interaction, text: str) -> None:
+        """DMs the caller; says so in the channel when their DMs are closed."""
+        try:
+            await interaction.user.send(f"Whisper: {text}")
+        except discord.Forbidden as exc:
+            if exc.code != CLOSED_DMS:
+                raise
+            await interaction.response.send_message(
+                f"{interaction.user.mention}, I cannot DM you; open your DMs to get private messages.")
+            return
+        await interaction.response.send_message("Sent you a DM.", ephemeral=True)
+
+    @app_commands.command(description="Picks a fruit")
+    async def pick(self, interaction: discord.Interaction, fruit: str) -> None:
+        """Echoes the chosen fruit."""
+        await interaction.response.send_message(f"You picked {fruit}")
+
+    @pick.autocomplete("fruit")
+    async def pick_fruit(
+        self, interaction: discord.Interaction, current: str,
+    ) -> list[app_commands.Choice[str]]:
+        """Offers the fruits that start with what was typed."""
+        return [app_commands.Choice(name=f, value=f) for f in FRUITS if f.startswith(current.lower())]
+
+    @app_commands.command(description="Posts a knock button")
+    async def knock(self, interaction: discord.Interaction) -> None:
+        """Replies with a message carrying a DynamicItem button."""
+        view = discord.ui.View(timeout=None)
+        view.add_item(KnockButton(0))
+        await interaction.response.send_message("Knock knock", view=view)
+
+    @app_commands.command(description="Posts a colour menu")
+    async def colours(self, interaction: discord.Interaction) -> None:
+        """Replies with a persistent select menu."""
+        await interaction.response.send_message("Pick colours", view=ColourView())
+
+    @app_commands.command(description="Posts to the channel")
+    async def announce(self, interaction: discord.Interaction, text: str) -> None:
+        """Acknowledges first, then posts a channel message."""
+        await interaction.response.defer(ephemeral=True)
+        await interaction.channel.send(f"Announcement: {text}")  # type: ignore[union-attr]
+        await interaction.followup.send("Posted.", ephemeral=True)
+
+    @app_commands.command(name="announce-eager", description="Posts, then acknowledges")
+    async def announce_eager(self, interaction: discord.Interaction, text: str) -> None:
+        """Posts a channel message before acknowledging (too late if the post is slow)."""
+        await interaction.channel.send(f"Announcement: {text}")  # type: ignore[union-attr]
+        await interaction.response.send_message("Posted.", ephemeral=True)
+
+    @app_commands.command(description="Answers after a while")
+    async def slow(self, interaction: discord.Interaction, seconds: float, defer: bool = False) -> None:
+        """Sleeps, then answers; defers first when asked."""
+        if defer:
+            await interaction.response.defer()
+        await asyncio.sleep(seconds)
+        if defer:
+            await interaction.followup.send("Done, slowly.")
+        else:
+            await interaction.response.send_message("Done, slowly.")
+
+    @app_commands.command(description="Calls a route the fake does not serve")
+    async def missing(self, interaction: discord.Interaction) -> None:
+        """Fetches the guild's emojis and reports the 404."""
+        try:
+            await interaction.guild.fetch_emojis()  # type: ignore[union-attr]
+        except discord.NotFound:
+            await interaction.response.send_message("Not found.", ephemeral=True)
+
+    @app_commands.command(description="Pokes a member")
+    async def poke(self, interaction: discord.Interaction, member: discord.Member) -> None:
+        """Mentions the chosen member (a resolved user option)."""
+        await interaction.response.send_message(f"{member.mention} was poked by {interaction.user.name}")
+
+    @app_commands.command(description="Edits and deletes its own messages")
+    async def tidy(self, interaction: discord.Interaction) -> None:
+        """Posts a draft and edits it, posts a note and deletes it, then answers ephemerally."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        channel = interaction.channel
+        draft = await channel.send("draft")  # type: ignore[union-attr]
+        await draft.edit(content="final")
+        note = await channel.send("temporary")  # type: ignore[union-attr]
+        await note.delete()
+        await interaction.edit_original_response(content="Tidied.")
+
+    @admin.command(description="Answers pong")
+    async def ping(self, interaction: discord.Interaction, times: int = 1) -> None:
+        """Replies with ``times`` pongs."""
+        await interaction.response.send_message(" ".join(["pong"] * times))
+
+
+class ProbeBot(commands.Bot):
+    """The probe bot: no privileged intents, dynamic buttons registered in ``setup_hook``."""
+
+    def __init__(self) -> None:
+        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default())
+        self.errors: list[BaseException] = []
+
+    async def setup_hook(self) -> None:
+        """Loads the cog and registers the dynamic button so old buttons work after a restart."""
+        self.add_dynamic_items(KnockButton)
+        self.add_view(ColourView())
+        await self.add_cog(Probe(self))
+        self.tree.on_error = self.on_tree_error
+
+    async def on_tree_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError,
+    ) -> None:
+        """Keeps command errors for the tests to inspect."""
+        self.errors.append(error)
+
+
+def make_probe_bot() -> ProbeBot:
+    """Builds a fresh probe bot (a bot factory)."""
+    return ProbeBot()

@@ -1,0 +1,60 @@
+"""A fake Discord server on 127.0.0.1 for running the real discord.py client in tests.
+
+Modules: ``server`` (state and HTTP site), ``rest`` (REST routes and the fault/recording
+middleware), ``gateway`` (WebSocket gateway), ``messages`` (message store, limits, interaction
+callbacks), ``commands`` (interaction data from synced commands), ``payloads`` (JSON builders),
+``recorder`` (what the bot sent), ``faults`` (fault switches), ``api`` (the test API),
+``fixtures`` (pytest fixtures).
+
+REST routes, under ``/api/v10``, named as fault switches name them (discord.py's ``Route``
+templates). Any other route answers 404 JSON and is kept in ``Recorder.unknown_routes``.
+
+- ``GET /users/@me``, ``GET /users/{user_id}``, ``GET /oauth2/applications/@me``
+- ``GET /gateway``, ``GET /gateway/bot``
+- ``PUT|GET /applications/{application_id}/commands``
+- ``PUT|GET /applications/{application_id}/guilds/{guild_id}/commands``
+- ``GET /channels/{channel_id}``
+- ``POST /channels/{channel_id}/messages`` (JSON, or multipart: ``payload_json`` + ``files[n]``)
+- ``GET|PATCH|DELETE /channels/{channel_id}/messages/{message_id}``
+- ``POST /users/@me/channels`` (opens a DM channel)
+- ``POST /interactions/{webhook_id}/{webhook_token}/callback`` (types 1, 4, 5, 6, 7, 8, 9; JSON
+  or multipart; answers ``with_response``; a first answer after the deadline gets 404 code
+  10062, a second answer 400 code 40060)
+- ``POST /webhooks/{webhook_id}/{webhook_token}`` (follow-ups; the first one after a thinking
+  defer replaces the loading message)
+- ``GET|PATCH|DELETE /webhooks/{webhook_id}/{webhook_token}/messages/@original``
+- ``GET|PATCH|DELETE /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}``
+
+Messages over 2,000 characters, with over 10 files or embeds (400 code 50035), or with files
+over the attachment size limit (413 code 40005) are refused.
+
+Gateway (JSON text frames, at ``/`` and at the ``resume_gateway_url`` ``/resume/``):
+
+- sends HELLO (op 10), HEARTBEAT_ACK (op 11), INVALID_SESSION (op 9) for a refused RESUME
+- receives HEARTBEAT (op 1), IDENTIFY (op 2), PRESENCE_UPDATE (op 3, ignored), RESUME (op 6),
+  REQUEST_GUILD_MEMBERS (op 8)
+- dispatches READY (``session_id``, ``resume_gateway_url``, ``application``), GUILD_CREATE
+  (the test guild: three text channels, two roles, the bot and three members),
+  GUILD_MEMBERS_CHUNK, RESUMED (after replaying every missed dispatch), INTERACTION_CREATE
+  (slash command type 2 with subcommand groups, subcommands and resolved users/channels;
+  component type 3 for buttons and string selects, with the message they sit on;
+  autocomplete type 4)
+
+Fault switches (``FakeDiscord.faults``; each counts ``hits`` and fires ``times`` times, ``None``
+for ever): ``rate_limit`` (429 with ``Retry-After``, ``X-RateLimit-*``, ``Via`` and a body with
+``retry_after`` and ``global``), ``fail`` (any status: 500, 502, 403...), ``close_dms`` (403 code
+50007 on one user's DM channel), ``delay`` (answers late); ``Gateway.drop`` closes the bot's
+connection (optionally forgetting the session so the RESUME is refused).
+"""
+
+from __future__ import annotations
+
+from tests.fakediscord.api import BotFactory, DiscordTest
+from tests.fakediscord.payloads import FakeChannel, FakeUser
+from tests.fakediscord.recorder import InteractionRecord, SentFile, SentMessage
+from tests.fakediscord.server import FakeDiscord
+
+__all__ = [
+    "BotFactory", "DiscordTest", "FakeChannel", "FakeDiscord", "FakeUser", "InteractionRecord",
+    "SentFile", "SentMessage",
+]

@@ -1,0 +1,211 @@
+"""The test API: run a bot against the fake server, call its commands and read what it sent."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable
+from typing import Any
+
+import discord
+
+from tests.fakediscord.commands import command_data
+from tests.fakediscord.faults import Faults
+from tests.fakediscord.payloads import FakeChannel, FakeUser
+from tests.fakediscord.recorder import InteractionRecord, Recorder, SentMessage
+from tests.fakediscord.server import FakeDiscord
+
+BotFactory = Callable[[], discord.Client]
+"""Builds a fresh, not yet started bot (``discord.Client`` or ``commands.Bot``)."""
+
+TIMEOUT = 10.0
+SETTLE = 0.1
+
+
+class DiscordTest:
+    """Drives one bot on a fake Discord server the way players would."""
+
+    def __init__(self, fake: FakeDiscord, *, timeout: float = TIMEOUT, settle: float = SETTLE) -> None:
+        self.fake = fake
+        self.bot: discord.Client | None = None
+        self.timeout = timeout
+        self.settle = settle
+        self._task: asyncio.Task[None] | None = None
+
+    # running the bot
+
+    async def start_bot(self, factory: BotFactory, *, sync: bool = True) -> discord.Client:
+        """Builds a bot, logs it in on the fake server, waits for READY and syncs its commands."""
+        if self.bot is not None:
+            raise RuntimeError("a bot is already running; call stop_bot() or restart()")
+        bot = factory()
+        bot._connection.guild_ready_timeout = 0.05  # READY follows the guild at once, not after 2 s
+        self.bot = bot
+        self._task = task = asyncio.create_task(bot.start("fake-token"), name="fake-discord-bot")
+        try:
+            ready = asyncio.create_task(bot.wait_until_ready())
+            done, _ = await asyncio.wait({ready, task}, timeout=self.timeout,
+                                         return_when=asyncio.FIRST_COMPLETED)
+            if ready not in done:
+                ready.cancel()
+                if task in done:
+                    await task  # raises the bot's start-up error
+                raise TimeoutError("the bot did not become ready on the fake server")
+            tree = getattr(bot, "tree", None)
+            if sync and tree is not None:
+                await tree.sync()
+                guild = discord.Object(self.fake.guild.id)
+                if tree.get_commands(guild=guild):
+                    await tree.sync(guild=guild)
+        except BaseException:
+            await self.stop_bot()
+            raise
+        return bot
+
+    async def stop_bot(self) -> None:
+        """Closes the bot and waits for its task to end."""
+        bot, task, self.bot, self._task = self.bot, self._task, None, None
+        if bot is not None:
+            await bot.close()
+        if task is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.wait_for(task, timeout=self.timeout)
+
+    async def restart(self, factory: BotFactory) -> discord.Client:
+        """Stops the bot and starts a new one from ``factory`` on the same server (state kept)."""
+        await self.stop_bot()
+        return await self.start_bot(factory)
+
+    # lookups
+
+    def user(self, name: str) -> FakeUser:
+        """Returns a guild member by name (``ann``, ``bob``, ``cy``)."""
+        return self.fake.user(name)
+
+    def channel(self, name: str = "general") -> FakeChannel:
+        """Returns a guild text channel by name (``general``, ``table-1``, ``table-2``)."""
+        return self.fake.channel(name)
+
+    @property
+    def faults(self) -> Faults:
+        """Returns the fake server's fault switches."""
+        return self.fake.faults
+
+    @property
+    def recorder(self) -> Recorder:
+        """Returns the recorder of everything the bot sent."""
+        return self.fake.recorder
+
+    def messages(self, channel: FakeChannel | str = "general") -> list[SentMessage]:
+        """Returns the live, non-ephemeral messages in a channel, in order."""
+        ch = self.channel(channel) if isinstance(channel, str) else channel
+        return self.fake.recorder.in_channel(ch.id)
+
+    def dms(self, user: FakeUser | str) -> list[SentMessage]:
+        """Returns the live DMs the bot sent to a user, in order."""
+        return self.fake.recorder.dms_to(self._user(user).id)
+
+    def ephemerals(self, user: FakeUser | str) -> list[SentMessage]:
+        """Returns the live ephemeral messages shown only to a user, in order."""
+        return self.fake.recorder.ephemerals_for(self._user(user).id)
+
+    # interactions
+
+    async def slash(
+        self, *path: str, user: FakeUser | str, channel: FakeChannel | str = "general",
+        timeout: float | None = None, **options: Any,
+    ) -> InteractionRecord:
+        """Runs a slash command by name (``slash("game", "board", user="ann")``) and returns its record.
+
+        Returns once the bot has answered for good (a message, an edit of a deferred response or a
+        follow-up) and has been quiet for a moment; raises TimeoutError otherwise.
+        """
+        ch = self.channel(channel) if isinstance(channel, str) else channel
+        data, name = command_data(self.fake, path, options, guild_id=ch.guild_id)
+        record = await self.fake.send_interaction(kind=2, data=data, user=self._user(user), channel=ch,
+                                                  name=name)
+        return await self.wait_answered(record, timeout=timeout)
+
+    async def autocomplete(
+        self, *path: str, focused: str, user: FakeUser | str, channel: FakeChannel | str = "general",
+        timeout: float | None = None, **options: Any,
+    ) -> list[str]:
+        """Asks for the choices of option ``focused`` (typed text in ``options``); returns their names."""
+        ch = self.channel(channel) if isinstance(channel, str) else channel
+        data, name = command_data(self.fake, path, options, guild_id=ch.guild_id, focused=focused)
+        record = await self.fake.send_interaction(kind=4, data=data, user=self._user(user), channel=ch,
+                                                  name=name)
+        await self.wait_answered(record, timeout=timeout)
+        return [str(c["name"]) for c in record.choices]
+
+    async def click(
+        self, message: SentMessage | int, button: str, *, user: FakeUser | str,
+        timeout: float | None = None, wait_for_edit: bool = True,
+    ) -> InteractionRecord:
+        """Clicks a button (by label or custom_id) on a message the bot sent; returns the record.
+
+        A deferred update (type 6) counts as the answer only with ``wait_for_edit=False``.
+        """
+        msg = self.fake.messages[message] if isinstance(message, int) else message
+        found = msg.button(button)
+        if "custom_id" not in found:
+            raise LookupError(f"button {button!r} is a link button and cannot be clicked")
+        record = await self.fake.send_interaction(
+            kind=3, data={"custom_id": found["custom_id"], "component_type": 2}, user=self._user(user),
+            channel=self.fake.channel(msg.channel_id), name=found["custom_id"], message=msg,
+        )
+        return await self.wait_answered(record, timeout=timeout, defer_is_answer=not wait_for_edit)
+
+    async def select(
+        self, message: SentMessage | int, custom_id: str, values: list[str], *, user: FakeUser | str,
+        timeout: float | None = None, wait_for_edit: bool = True,
+    ) -> InteractionRecord:
+        """Chooses ``values`` in a string select menu (by custom_id) on a message; returns the record."""
+        msg = self.fake.messages[message] if isinstance(message, int) else message
+        msg.component(custom_id)
+        record = await self.fake.send_interaction(
+            kind=3, data={"custom_id": custom_id, "component_type": 3, "values": list(values)},
+            user=self._user(user), channel=self.fake.channel(msg.channel_id), name=custom_id, message=msg,
+        )
+        return await self.wait_answered(record, timeout=timeout, defer_is_answer=not wait_for_edit)
+
+    async def wait_answered(
+        self, record: InteractionRecord, *, timeout: float | None = None, defer_is_answer: bool = False,
+    ) -> InteractionRecord:
+        """Waits until the bot answered an interaction for good, then until it is quiet."""
+        limit = self.timeout if timeout is None else timeout
+        deadline = time.monotonic() + limit
+        while not record.answered.is_set():
+            if defer_is_answer and any(cb.type == 6 for cb in record.callbacks):
+                break
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"no final answer to {record.name!r} within {limit} s; "
+                                   f"callbacks: {[(c.type, c.data) for c in record.callbacks]}")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(record.answered.wait(), timeout=0.05)
+        await self.quiet()
+        return record
+
+    async def quiet(self, settle: float | None = None) -> None:
+        """Waits until the bot has sent nothing for ``settle`` seconds (at most the timeout)."""
+        settle = self.settle if settle is None else settle
+        limit = time.monotonic() + self.timeout
+        while time.monotonic() < limit:
+            idle = time.monotonic() - self.fake.recorder.last_activity
+            if idle >= settle:
+                return
+            await asyncio.sleep(settle - idle)
+
+    # gateway
+
+    async def drop_gateway(self, *, code: int = 4000, forget_session: bool = False) -> None:
+        """Drops the bot's gateway connection; the bot RESUMEs (identifies if the session is forgotten)."""
+        await self.fake.gateway.drop(code=code, forget_session=forget_session)
+
+    async def wait_connected(self, timeout: float | None = None) -> None:
+        """Waits until the bot is identified or resumed on the gateway."""
+        await asyncio.wait_for(self.fake.gateway.live.wait(), self.timeout if timeout is None else timeout)
+
+    def _user(self, user: FakeUser | str) -> FakeUser:
+        return self.fake.user(user) if isinstance(user, str) else user

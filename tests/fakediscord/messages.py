@@ -1,0 +1,116 @@
+"""Creates and edits the fake server's messages, and applies interaction callbacks to them."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from tests.fakediscord.payloads import FakeChannel, application_payload, attachment_payload, message_payload
+from tests.fakediscord.recorder import InteractionRecord, SentFile, SentMessage
+
+if TYPE_CHECKING:
+    from tests.fakediscord.server import FakeDiscord
+
+__all__ = ["Rejected", "SentFile", "SentMessage", "application_payload", "apply_callback", "check", "create",
+           "edit"]
+
+Json = dict[str, Any]
+EPHEMERAL, LOADING = 64, 128
+MAX_CONTENT, MAX_FILES, MAX_EMBEDS = 2000, 10, 10
+
+
+class Rejected(Exception):
+    """A request Discord would refuse; the middleware turns it into a JSON error."""
+
+    def __init__(self, status: int, code: int, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+def check(fake: FakeDiscord, body: Json, files: list[SentFile]) -> None:
+    """Raises Rejected for a message Discord refuses: text over 2,000 characters, over 10 files
+    or embeds, or files larger than the attachment size limit."""
+    content = body.get("content") or ""
+    if len(content) > MAX_CONTENT:
+        raise Rejected(400, 50035, f"Invalid Form Body: content must be {MAX_CONTENT} or fewer in length "
+                                   f"(got {len(content)})")
+    if len(files) > MAX_FILES or len(body.get("embeds") or []) > MAX_EMBEDS:
+        raise Rejected(400, 50035, "Invalid Form Body: too many files or embeds")
+    if sum(len(f.data) for f in files) > fake.attachment_size_limit:
+        raise Rejected(413, 40005, "Request entity too large")
+
+
+def _attachments(fake: FakeDiscord, files: list[SentFile]) -> list[Json]:
+    return [attachment_payload(fake.ids.next(), f.filename, f.data, f.content_type) for f in files]
+
+
+def create(
+    fake: FakeDiscord, channel: FakeChannel, body: Json, files: list[SentFile], *, via: str,
+    record: InteractionRecord | None = None,
+) -> SentMessage:
+    """Stores and records a new message from the bot and returns it."""
+    message_id = fake.ids.next()
+    payload = message_payload(
+        message_id=message_id, channel=channel, author=fake.bot_user, body=body,
+        attachments=_attachments(fake, files), interaction_id=record.id if record else None,
+    )
+    message = SentMessage(
+        id=message_id, channel_id=channel.id, payload=payload, files=list(files),
+        seq=fake.recorder.next_seq(), via=via,
+        dm_to=channel.recipient.id if channel.recipient is not None else None,
+        interaction_id=record.id if record else None,
+    )
+    fake.messages[message_id] = message
+    fake.recorder.sent.append(message)
+    if record is not None:
+        record.messages.append(message)
+    return message
+
+
+def edit(fake: FakeDiscord, message: SentMessage, body: Json, files: list[SentFile]) -> None:
+    """Applies an edit (content, embeds, components, attachments, flags) to a stored message."""
+    payload = message.payload
+    for key in ("content", "embeds", "components"):
+        if key in body:
+            payload[key] = body[key] if body[key] is not None else ([] if key != "content" else "")
+    flags = int(payload.get("flags") or 0) & ~LOADING
+    if "flags" in body and body["flags"] is not None:
+        flags = (flags & EPHEMERAL) | int(body["flags"])
+    payload["flags"] = flags
+    if "attachments" in body:
+        keep = {str(a.get("id")) for a in body["attachments"] or []}
+        kept = [a for a in payload["attachments"] if a["id"] in keep]
+        pairs = zip(payload["attachments"], message.files, strict=False)
+        kept_files = [f for a, f in pairs if a["id"] in keep]
+        payload["attachments"], message.files = kept, kept_files
+    payload["attachments"] = [*payload["attachments"], *_attachments(fake, files)]
+    message.files = [*message.files, *files]
+    payload["edited_timestamp"] = payload["timestamp"]
+    message.edits += 1
+    fake.recorder.next_seq()
+
+
+def apply_callback(
+    fake: FakeDiscord, record: InteractionRecord, kind: int, data: Json, files: list[SentFile],
+) -> SentMessage | None:
+    """Applies an accepted interaction callback and returns the message it made or changed."""
+    channel = fake.channel(record.channel_id)
+    source = fake.messages.get(record.source_message_id) if record.source_message_id else None
+    if kind == 4:
+        record.original = create(fake, channel, data, files, via="interaction", record=record)
+        record.answered.set()
+        return record.original
+    if kind == 5:
+        body = {"content": "", "flags": LOADING | (int(data.get("flags") or 0) & EPHEMERAL)}
+        record.original = create(fake, channel, body, [], via="interaction", record=record)
+        return record.original
+    if kind == 6:
+        record.original = source
+        return None
+    if kind == 7 and source is not None:
+        edit(fake, source, data, files)
+        record.original = source
+        record.messages.append(source)
+        record.answered.set()
+        return source
+    record.answered.set()
+    return None

@@ -1,0 +1,231 @@
+"""Records, in order, everything the bot sends to the fake Discord server."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+Json = dict[str, Any]
+
+INTERACTION_DEADLINE = 3.0
+"""Seconds Discord gives a bot to send the first response to an interaction."""
+
+
+@dataclass(frozen=True)
+class SentFile:
+    """A file the bot uploaded (``files[n]`` of a multipart request)."""
+
+    filename: str
+    data: bytes
+    content_type: str | None = None
+
+    def image(self) -> Any:
+        """Returns the file decoded as a Pillow image; raises ``PIL.UnidentifiedImageError`` if not one."""
+        from PIL import Image
+
+        picture = Image.open(io.BytesIO(self.data))
+        picture.load()
+        return picture
+
+
+@dataclass
+class SentMessage:
+    """A message the bot created: in a channel, a DM, or as an interaction response or follow-up."""
+
+    id: int
+    channel_id: int
+    payload: Json
+    files: list[SentFile]
+    seq: int
+    via: str
+    dm_to: int | None = None
+    interaction_id: int | None = None
+    deleted: bool = False
+    edits: int = 0
+
+    @property
+    def content(self) -> str:
+        """Returns the current text of the message."""
+        return str(self.payload.get("content") or "")
+
+    @property
+    def ephemeral(self) -> bool:
+        """Tells whether only the interaction's user can see the message (flag 64)."""
+        return bool(int(self.payload.get("flags") or 0) & 64)
+
+    @property
+    def embeds(self) -> list[Json]:
+        """Returns the message's embeds."""
+        return list(self.payload.get("embeds") or [])
+
+    def components(self) -> list[Json]:
+        """Returns every interactive component of the message (buttons, selects), in order."""
+        found: list[Json] = []
+
+        def walk(components: list[Json]) -> None:
+            for comp in components:
+                if comp.get("type") in (2, 3, 5, 6, 7, 8):
+                    found.append(comp)
+                walk(comp.get("components") or [])
+                if isinstance(comp.get("accessory"), dict):
+                    walk([comp["accessory"]])
+
+        walk(self.payload.get("components") or [])
+        return found
+
+    def component(self, custom_id: str) -> Json:
+        """Returns the component with this custom_id; raises LookupError if none has it."""
+        for comp in self.components():
+            if comp.get("custom_id") == custom_id:
+                return comp
+        ids = [c.get("custom_id") for c in self.components()]
+        raise LookupError(f"no component {custom_id!r} on message {self.id}; custom_ids: {ids}")
+
+    def buttons(self) -> list[Json]:
+        """Returns every button of the message, in order."""
+        return [c for c in self.components() if c.get("type") == 2]
+
+    def button(self, label_or_id: str) -> Json:
+        """Returns the button whose label or custom_id matches; raises LookupError if none does."""
+        for button in self.buttons():
+            if label_or_id in (button.get("label"), button.get("custom_id")):
+                return button
+        labels = [(b.get("label"), b.get("custom_id")) for b in self.buttons()]
+        raise LookupError(f"no button {label_or_id!r} on message {self.id}; buttons: {labels}")
+
+
+@dataclass(frozen=True)
+class Callback:
+    """One interaction callback (``POST /interactions/{id}/{token}/callback``)."""
+
+    type: int
+    data: Json
+    at: float
+    accepted: bool = True
+
+
+@dataclass
+class InteractionRecord:
+    """An interaction the fake dispatched, and everything the bot answered to it."""
+
+    id: int
+    token: str
+    kind: int
+    name: str
+    user_id: int
+    channel_id: int
+    dispatched_at: float
+    deadline: float = INTERACTION_DEADLINE
+    callbacks: list[Callback] = field(default_factory=list)
+    messages: list[SentMessage] = field(default_factory=list)
+    original: SentMessage | None = None
+    source_message_id: int | None = None
+    answered: asyncio.Event = field(default_factory=asyncio.Event)
+
+    @property
+    def first_response_after(self) -> float | None:
+        """Returns the seconds from dispatch to the first callback, or None if none came."""
+        if not self.callbacks:
+            return None
+        return self.callbacks[0].at - self.dispatched_at
+
+    @property
+    def in_time(self) -> bool:
+        """Tells whether the first callback came within the deadline (3 s on Discord)."""
+        after = self.first_response_after
+        return after is not None and after <= self.deadline
+
+    @property
+    def deferred(self) -> bool:
+        """Tells whether the first callback was a defer (type 5 or 6)."""
+        return bool(self.callbacks) and self.callbacks[0].type in (5, 6)
+
+    @property
+    def choices(self) -> list[Json]:
+        """Returns the autocomplete choices of a type 8 callback (empty if none)."""
+        for cb in self.callbacks:
+            if cb.type == 8:
+                return list(cb.data.get("choices") or [])
+        return []
+
+    @property
+    def ephemeral(self) -> bool:
+        """Tells whether the original response is ephemeral."""
+        if self.original is not None:
+            return self.original.ephemeral
+        return any(int(cb.data.get("flags") or 0) & 64 for cb in self.callbacks)
+
+    @property
+    def responses(self) -> list[SentMessage]:
+        """Returns the live messages the interaction produced (original first, then follow-ups)."""
+        return [m for m in self.messages if not m.deleted]
+
+    @property
+    def content(self) -> str:
+        """Returns the texts of the live responses joined by newlines."""
+        return "\n".join(m.content for m in self.responses)
+
+    @property
+    def files(self) -> list[SentFile]:
+        """Returns the files of the live responses, in order."""
+        return [f for m in self.responses for f in m.files]
+
+
+@dataclass(frozen=True)
+class RequestRecord:
+    """One REST request the bot made and the status the fake answered with."""
+
+    method: str
+    path: str
+    route: str
+    status: int
+    at: float
+    duration: float
+
+
+class Recorder:
+    """Keeps every request, message and interaction response in arrival order."""
+
+    def __init__(self) -> None:
+        self.requests: list[RequestRecord] = []
+        self.unknown_routes: list[tuple[str, str]] = []
+        self.sent: list[SentMessage] = []
+        self.interactions: dict[int, InteractionRecord] = {}
+        self.last_activity: float = time.monotonic()
+        self._seq = 0
+
+    def next_seq(self) -> int:
+        """Returns the next position in the global order of sent things."""
+        self._seq += 1
+        self.touch()
+        return self._seq
+
+    def touch(self) -> None:
+        """Marks that the bot just did something (used to wait until it is quiet)."""
+        self.last_activity = time.monotonic()
+
+    def requests_to(self, route: str, *, status: int | None = None) -> list[RequestRecord]:
+        """Returns the requests to a route template (``"POST /channels/{channel_id}/messages"``)."""
+        return [r for r in self.requests if r.route == route and (status is None or r.status == status)]
+
+    def in_channel(self, channel_id: int) -> list[SentMessage]:
+        """Returns the live messages everyone in a channel can see, in order."""
+        return [m for m in self.sent if m.channel_id == channel_id and not m.deleted and not m.ephemeral]
+
+    def dms_to(self, user_id: int) -> list[SentMessage]:
+        """Returns the live DMs to a user, in order."""
+        return [m for m in self.sent if m.dm_to == user_id and not m.deleted]
+
+    def ephemerals_for(self, user_id: int) -> list[SentMessage]:
+        """Returns the live ephemeral messages only one user can see, in order."""
+        out = []
+        for m in self.sent:
+            if m.deleted or not m.ephemeral or m.interaction_id is None:
+                continue
+            record = self.interactions.get(m.interaction_id)
+            if record is not None and record.user_id == user_id:
+                out.append(m)
+        return out

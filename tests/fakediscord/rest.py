@@ -1,0 +1,350 @@
+"""REST routes of the fake server, a middleware that applies fault switches and records requests."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import time
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+
+from tests.fakediscord import messages as msgs
+from tests.fakediscord.recorder import Callback, RequestRecord
+
+if TYPE_CHECKING:
+    from tests.fakediscord.server import FakeDiscord
+
+Json = dict[str, Any]
+FAKE_KEY: web.AppKey[FakeDiscord] = web.AppKey("fake_discord")
+_PREFIX_KEY: web.AppKey[str] = web.AppKey("api_prefix", str)
+
+
+def reply(data: Any, *, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
+    """Returns a JSON response typed exactly ``application/json``, as discord.py expects."""
+    return web.Response(body=json.dumps(data).encode(), status=status, headers=headers,
+                        content_type="application/json")
+
+
+def error(status: int, message: str, code: int = 0) -> web.Response:
+    """Returns a Discord-style JSON error."""
+    return reply({"message": message, "code": code}, status=status)
+
+
+def route_name(request: web.Request) -> str | None:
+    """Returns the discord.py route template of a request (``"POST /channels/{channel_id}/messages"``)."""
+    if request.match_info.handler is unknown:
+        return None
+    resource = request.match_info.route.resource
+    if resource is None:
+        return None
+    path = resource.canonical.removeprefix(request.app[_PREFIX_KEY])
+    if request.match_info.get("message_id") == "@original":
+        path = path.replace("{message_id}", "@original")
+    return f"{request.method} {path}"
+
+
+def _ratelimit_headers(route: str) -> dict[str, str]:
+    return {"X-RateLimit-Limit": "50", "X-RateLimit-Remaining": "49", "X-RateLimit-Reset-After": "1.000",
+            "X-RateLimit-Reset": f"{time.time() + 1:.3f}", "X-RateLimit-Bucket": f"fake-{abs(hash(route)):x}"}
+
+
+@web.middleware
+async def middleware(request: web.Request, handler: Any) -> web.StreamResponse:
+    """Applies armed fault switches, serves the route, and records the request."""
+    fake = request.app[FAKE_KEY]
+    if request.path in ("/", "/resume/"):
+        return await handler(request)
+    started = time.monotonic()
+    route = route_name(request)
+    response: web.StreamResponse
+    if route is None:
+        fake.recorder.unknown_routes.append((request.method, request.path))
+        response = error(404, "404: Not Found")
+    else:
+        fired = fake.faults.take(route, request)
+        for fault in fired:
+            if fault.delay:
+                await asyncio.sleep(fault.delay)
+        answer = next((f for f in fired if f.status), None)
+        if answer is not None:
+            await request.read()
+            response = reply(answer.body, status=answer.status, headers=answer.headers)
+        else:
+            try:
+                response = await handler(request)
+            except msgs.Rejected as exc:
+                response = error(exc.status, exc.message, exc.code)
+            if response.status < 300:
+                response.headers.update(_ratelimit_headers(route))
+    fake.recorder.requests.append(RequestRecord(
+        request.method, request.path, route or f"{request.method} ?", response.status, started,
+        time.monotonic() - started,
+    ))
+    fake.recorder.touch()
+    return response
+
+
+async def unknown(request: web.Request) -> web.Response:
+    """Answers any route the fake does not know with 404 (the middleware records it)."""
+    return error(404, "404: Not Found")
+
+
+async def read_body(request: web.Request) -> tuple[Json, list[msgs.SentFile]]:
+    """Returns the JSON body and the uploaded files of a JSON or multipart request."""
+    if request.content_type.startswith("multipart/"):
+        form = await request.post()
+        body = json.loads(str(form.get("payload_json") or "{}"))
+        indexed = []
+        for name, value in form.items():
+            found = re.fullmatch(r"files\[(\d+)\]", name)
+            if found and isinstance(value, web.FileField):
+                data = value.file.read()
+                indexed.append((int(found[1]), msgs.SentFile(value.filename, data, value.content_type)))
+        return body, [f for _, f in sorted(indexed, key=lambda pair: pair[0])]
+    if not request.can_read_body:
+        return {}, []
+    return await request.json(), []
+
+
+# identity and gateway
+
+async def get_me(request: web.Request) -> web.Response:
+    """Serves ``GET /users/@me`` (the bot user; discord.py's login)."""
+    fake = request.app[FAKE_KEY]
+    return reply({**fake.bot_user.payload(), "verified": True, "mfa_enabled": False, "flags": 0})
+
+
+async def get_user(request: web.Request) -> web.Response:
+    """Serves ``GET /users/{user_id}``."""
+    user = request.app[FAKE_KEY].user_by_id(int(request.match_info["user_id"]))
+    return reply(user.payload()) if user else error(404, "Unknown User", 10013)
+
+
+async def get_application(request: web.Request) -> web.Response:
+    """Serves ``GET /oauth2/applications/@me``."""
+    fake = request.app[FAKE_KEY]
+    return reply(msgs.application_payload(fake.bot_user, fake.guild.owner))
+
+
+async def get_gateway(request: web.Request) -> web.Response:
+    """Serves ``GET /gateway`` and ``GET /gateway/bot``."""
+    fake = request.app[FAKE_KEY]
+    limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
+    return reply({"url": fake.gateway_url, "shards": 1, "session_start_limit": limit})
+
+
+# application commands
+
+def _scope(request: web.Request) -> int | None:
+    guild_id = request.match_info.get("guild_id")
+    return int(guild_id) if guild_id else None
+
+
+async def put_commands(request: web.Request) -> web.Response:
+    """Serves bulk overwrite of global or guild application commands."""
+    return reply(request.app[FAKE_KEY].store_commands(_scope(request), await request.json()))
+
+
+async def get_commands(request: web.Request) -> web.Response:
+    """Serves the list of global or guild application commands."""
+    return reply(request.app[FAKE_KEY].commands.get(_scope(request), []))
+
+
+# channels and messages
+
+async def get_channel(request: web.Request) -> web.Response:
+    """Serves ``GET /channels/{channel_id}``."""
+    try:
+        channel = request.app[FAKE_KEY].channel(int(request.match_info["channel_id"]))
+    except LookupError:
+        return error(404, "Unknown Channel", 10003)
+    return reply(channel.payload())
+
+
+async def post_message(request: web.Request) -> web.Response:
+    """Serves ``POST /channels/{channel_id}/messages`` (JSON or multipart with files)."""
+    fake = request.app[FAKE_KEY]
+    try:
+        channel = fake.channel(int(request.match_info["channel_id"]))
+    except LookupError:
+        return error(404, "Unknown Channel", 10003)
+    body, files = await read_body(request)
+    msgs.check(request.app[FAKE_KEY], body, files)
+    if not (body.get("content") or body.get("embeds") or files or body.get("components")):
+        return error(400, "Cannot send an empty message", 50006)
+    message = msgs.create(fake, channel, body, files, via="dm" if channel.is_dm else "channel")
+    return reply(message.payload)
+
+
+def _channel_message(request: web.Request) -> msgs.SentMessage | None:
+    message = request.app[FAKE_KEY].messages.get(int(request.match_info["message_id"]))
+    if message is None or message.deleted or str(message.channel_id) != request.match_info["channel_id"]:
+        return None
+    return message
+
+
+async def get_message(request: web.Request) -> web.Response:
+    """Serves ``GET /channels/{channel_id}/messages/{message_id}``."""
+    message = _channel_message(request)
+    return reply(message.payload) if message else error(404, "Unknown Message", 10008)
+
+
+async def patch_message(request: web.Request) -> web.Response:
+    """Serves ``PATCH /channels/{channel_id}/messages/{message_id}``."""
+    message = _channel_message(request)
+    if message is None:
+        return error(404, "Unknown Message", 10008)
+    body, files = await read_body(request)
+    msgs.check(request.app[FAKE_KEY], body, files)
+    msgs.edit(request.app[FAKE_KEY], message, body, files)
+    return reply(message.payload)
+
+
+async def delete_message(request: web.Request) -> web.Response:
+    """Serves ``DELETE /channels/{channel_id}/messages/{message_id}``."""
+    message = _channel_message(request)
+    if message is None:
+        return error(404, "Unknown Message", 10008)
+    message.deleted = True
+    return web.Response(status=204)
+
+
+async def open_dm(request: web.Request) -> web.Response:
+    """Serves ``POST /users/@me/channels`` (opens a DM channel)."""
+    fake = request.app[FAKE_KEY]
+    body = await request.json()
+    user = fake.user_by_id(int(body.get("recipient_id", 0)))
+    if user is None:
+        return error(400, "Invalid Recipient(s)", 50033)
+    return reply(fake.dm_channel(user).payload())
+
+
+# interactions and webhooks
+
+async def interaction_callback(request: web.Request) -> web.Response:
+    """Serves ``POST /interactions/{id}/{token}/callback`` for response types 1, 4, 5, 6, 7, 8, 9."""
+    fake = request.app[FAKE_KEY]
+    record = fake.recorder.interactions.get(int(request.match_info["webhook_id"]))
+    if record is None or record.token != request.match_info["webhook_token"]:
+        return error(404, "Unknown interaction", 10062)
+    body, files = await read_body(request)
+    msgs.check(request.app[FAKE_KEY], body, files)
+    kind, data = int(body.get("type", 0)), dict(body.get("data") or {})
+    msgs.check(fake, data, files)
+    now = time.monotonic()
+    if any(cb.accepted for cb in record.callbacks):
+        record.callbacks.append(Callback(kind, data, now, accepted=False))
+        return error(400, "Interaction has already been acknowledged.", 40060)
+    late = fake.enforce_deadline and now - record.dispatched_at > record.deadline
+    record.callbacks.append(Callback(kind, data, now, accepted=not late))
+    fake.recorder.next_seq()
+    if late:
+        record.answered.set()
+        return error(404, "Unknown interaction", 10062)
+    message = msgs.apply_callback(fake, record, kind, data, files)
+    interaction: Json = {"id": str(record.id), "type": record.kind}
+    result: Json = {"interaction": interaction}
+    if message is not None:
+        interaction.update(response_message_id=str(message.id), response_message_loading=kind == 5,
+                           response_message_ephemeral=message.ephemeral)
+        result["resource"] = {"type": kind, "message": message.payload}
+    return reply(result)
+
+
+def _webhook_record(request: web.Request) -> Any:
+    fake = request.app[FAKE_KEY]
+    record = fake.interaction_by_token(request.match_info["webhook_token"])
+    if record is None or request.match_info["webhook_id"] != str(fake.bot_user.id):
+        return None
+    return record
+
+
+async def post_followup(request: web.Request) -> web.Response:
+    """Serves ``POST /webhooks/{app}/{token}`` (an interaction follow-up)."""
+    fake = request.app[FAKE_KEY]
+    record = _webhook_record(request)
+    if record is None:
+        return error(404, "Unknown Webhook", 10015)
+    body, files = await read_body(request)
+    msgs.check(request.app[FAKE_KEY], body, files)
+    original = record.original
+    if original is not None and int(original.payload.get("flags") or 0) & msgs.LOADING:
+        # The first follow-up after a "thinking" defer replaces the loading message (and keeps its flags).
+        msgs.edit(fake, original, {**body, "flags": None}, files)
+        message = original
+    else:
+        message = msgs.create(fake, fake.channel(record.channel_id), body, files, via="followup",
+                              record=record)
+    record.answered.set()
+    return reply(message.payload)
+
+
+def _webhook_message(request: web.Request) -> Any:
+    record = _webhook_record(request)
+    if record is None:
+        return None, None
+    message_id = request.match_info["message_id"]
+    if message_id == "@original":
+        return record, record.original
+    message = request.app[FAKE_KEY].messages.get(int(message_id))
+    return record, message if message is not None and not message.deleted else None
+
+
+async def get_webhook_message(request: web.Request) -> web.Response:
+    """Serves ``GET /webhooks/{app}/{token}/messages/@original|{id}``."""
+    _, message = _webhook_message(request)
+    return reply(message.payload) if message else error(404, "Unknown Message", 10008)
+
+
+async def patch_webhook_message(request: web.Request) -> web.Response:
+    """Serves ``PATCH /webhooks/{app}/{token}/messages/@original|{id}`` (edits a response)."""
+    record, message = _webhook_message(request)
+    if message is None:
+        return error(404, "Unknown Message", 10008)
+    body, files = await read_body(request)
+    msgs.check(request.app[FAKE_KEY], body, files)
+    msgs.edit(request.app[FAKE_KEY], message, body, files)
+    if message not in record.messages:
+        record.messages.append(message)
+    record.answered.set()
+    return reply(message.payload)
+
+
+async def delete_webhook_message(request: web.Request) -> web.Response:
+    """Serves ``DELETE /webhooks/{app}/{token}/messages/@original|{id}``."""
+    record, message = _webhook_message(request)
+    if message is None:
+        return error(404, "Unknown Message", 10008)
+    message.deleted = True
+    record.answered.set()
+    return web.Response(status=204)
+
+
+def add_routes(app: web.Application, prefix: str) -> None:
+    """Registers every REST route under ``prefix`` (``/api/v10``)."""
+    app[_PREFIX_KEY] = prefix
+    r = app.router
+    r.add_get(prefix + "/users/@me", get_me)
+    r.add_post(prefix + "/users/@me/channels", open_dm)
+    r.add_get(prefix + "/users/{user_id}", get_user)
+    r.add_get(prefix + "/oauth2/applications/@me", get_application)
+    r.add_get(prefix + "/gateway", get_gateway)
+    r.add_get(prefix + "/gateway/bot", get_gateway)
+    for path in ("/applications/{application_id}/commands",
+                 "/applications/{application_id}/guilds/{guild_id}/commands"):
+        r.add_put(prefix + path, put_commands)
+        r.add_get(prefix + path, get_commands)
+    r.add_get(prefix + "/channels/{channel_id}", get_channel)
+    r.add_post(prefix + "/channels/{channel_id}/messages", post_message)
+    one = prefix + "/channels/{channel_id}/messages/{message_id}"
+    r.add_get(one, get_message)
+    r.add_patch(one, patch_message)
+    r.add_delete(one, delete_message)
+    r.add_post(prefix + "/interactions/{webhook_id}/{webhook_token}/callback", interaction_callback)
+    r.add_post(prefix + "/webhooks/{webhook_id}/{webhook_token}", post_followup)
+    hook = prefix + "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}"
+    r.add_get(hook, get_webhook_message)
+    r.add_patch(hook, patch_webhook_message)
+    r.add_delete(hook, delete_webhook_message)

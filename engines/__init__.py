@@ -32,3 +32,7 @@ __all__ = [
     "NotYourTurn",
     "register",
 ]
+
+from engines.nxs import Nxs  # noqa: E402
+
+register(Nxs)

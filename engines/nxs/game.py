@@ -33,8 +33,7 @@ from engines.nxs.rules import (
     captures,
     first_steps,
     has_first_step,
-    judge,
-    moved,
+    judge_move,
     rotated,
     slides,
     why_not_capture,
@@ -262,8 +261,7 @@ class Nxs(Game):
                 raise IllegalMove(why_not_slide(self.pos, src, dst, self.ships))
         elif dst not in captures(self.pos, src, self.ships):
             raise IllegalMove(why_not_capture(self.pos, src, dst, self.ships))
-        after = moved(self.pos, src, dst)
-        verdict, new_scores = judge(after, seat, self.targets)
+        verdict, after, new_scores = judge_move(self.pos, src, dst, seat, self.targets, self.scores)
         other = self.players[1 - seat]
         if verdict is Verdict.ILLEGAL:
             raise IllegalMove(

@@ -16,11 +16,11 @@ from __future__ import annotations
 from enum import Enum
 
 from engines.core.hexgrid import SIDES, Hex
-from engines.nxs.board import ALL_HEXES, cell_name
+from engines.nxs.board import ALL_HEXES, BOARDS, cell_name
 from engines.nxs.hexes import CORNERS, DIRECTIONS, absolute, corner_flanks, corner_target, turn
 from engines.nxs.position import Piece, Position
 from engines.nxs.roster import Ship
-from engines.nxs.territory import scores
+from engines.nxs.territory import score, scores
 
 
 class Verdict(Enum):
@@ -89,37 +89,67 @@ def rotated(pos: Position, at: Hex, way: str) -> Position:
 
 def judge(pos: Position, mover: int, targets: tuple[int, int]) -> tuple[Verdict, tuple[int, int]]:
     """Returns the verdict on ``pos`` just after ``mover``'s move or capture, and both scores."""
-    both = scores(pos)
+    return _verdict(scores(pos), mover, targets), scores(pos)
+
+
+def _verdict(both: tuple[int, int], mover: int, targets: tuple[int, int]) -> Verdict:
     mine, theirs = both[mover], both[1 - mover]
     if theirs >= targets[1 - mover]:
-        return (Verdict.CLOSE_CALL if mine > theirs else Verdict.ILLEGAL), both
+        return Verdict.CLOSE_CALL if mine > theirs else Verdict.ILLEGAL
     if mine >= targets[mover]:
-        return Verdict.TARGET, both
-    return Verdict.GOES_ON, both
+        return Verdict.TARGET
+    return Verdict.GOES_ON
+
+
+def scores_after(
+    pos: Position, after: Position, src: Hex, dst: Hex, before: tuple[int, int]
+) -> tuple[int, int]:
+    """Returns both scores in ``after`` (``pos`` with ``src`` gone to ``dst``), given those in ``pos``.
+
+    A seat's territory lies on the other seat's board and depends only on the pieces there,
+    so a seat's score is recomputed only when the move starts or ends on that board.
+    """
+    out = list(before)
+    for seat in (0, 1):
+        board = BOARDS[1 - seat]
+        if src in board or dst in board:
+            out[seat] = score(after, seat)
+    return out[0], out[1]
+
+
+def judge_move(
+    pos: Position, src: Hex, dst: Hex, mover: int, targets: tuple[int, int], before: tuple[int, int]
+) -> tuple[Verdict, Position, tuple[int, int]]:
+    """Returns the verdict on the move ``src`` → ``dst``, the position after it and both scores."""
+    after = moved(pos, src, dst)
+    both = scores_after(pos, after, src, dst, before)
+    return _verdict(both, mover, targets), after, both
 
 
 def first_steps(
     pos: Position, seat: int, ships: dict[str, Ship], targets: tuple[int, int]
 ) -> list[tuple[str, Hex, Hex]]:
     """Returns every legal move or capture of ``seat`` as ``(kind, src, dst)``, close call applied."""
+    before = scores(pos)
     out: list[tuple[str, Hex, Hex]] = []
     for at, piece in pos.items():
         if piece.owner != seat:
             continue
         for kind, dsts in (("move", slides(pos, at, ships)), ("capture", captures(pos, at, ships))):
             for dst in dsts:
-                if judge(moved(pos, at, dst), seat, targets)[0] is not Verdict.ILLEGAL:
+                if judge_move(pos, at, dst, seat, targets, before)[0] is not Verdict.ILLEGAL:
                     out.append((kind, at, dst))
     return out
 
 
 def has_first_step(pos: Position, seat: int, ships: dict[str, Ship], targets: tuple[int, int]) -> bool:
     """Tells whether ``seat`` has any legal move or capture (without listing them all)."""
+    before = scores(pos)
     for at, piece in pos.items():
         if piece.owner != seat:
             continue
         for dst in slides(pos, at, ships) + captures(pos, at, ships):
-            if judge(moved(pos, at, dst), seat, targets)[0] is not Verdict.ILLEGAL:
+            if judge_move(pos, at, dst, seat, targets, before)[0] is not Verdict.ILLEGAL:
                 return True
     return False
 

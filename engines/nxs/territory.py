@@ -27,33 +27,54 @@ from engines.core.hexgrid import SIDES, Hex
 from engines.nxs.board import BOARDS
 from engines.nxs.position import Position
 
+Ray = tuple[tuple[Hex, ...], bool]
+"""The enemy-board hexes beyond a start hex in one direction, and whether the walk then steps home."""
+
+
+def _rays(seat: int) -> dict[Hex, tuple[Ray, ...]]:
+    enemy_board, own_board = BOARDS[1 - seat], BOARDS[seat]
+    out: dict[Hex, tuple[Ray, ...]] = {}
+    for start in enemy_board:
+        rays = []
+        for dq, dr in SIDES:
+            path: list[Hex] = []
+            q, r = start[0] + dq, start[1] + dr
+            while (q, r) in enemy_board:
+                path.append((q, r))
+                q, r = q + dq, r + dr
+            if path:
+                rays.append((tuple(path), (q, r) in own_board))
+        out[start] = tuple(rays)
+    return out
+
+
+RAYS: tuple[dict[Hex, tuple[Ray, ...]], ...] = (_rays(0), _rays(1))
+"""Per seat: every enemy-board hex → its rays over the enemy board (fixed geometry)."""
+
 
 def held(pos: Position, seat: int) -> set[Hex]:
     """Returns the enemy-board hexes ``seat`` holds in ``pos``."""
-    enemy_board, own_board = BOARDS[1 - seat], BOARDS[seat]
+    rays = RAYS[seat]
+    get = pos.get
     out: set[Hex] = set()
     for start, piece in pos.items():
-        if piece.owner != seat or start not in enemy_board:
+        if piece.owner != seat or start not in rays:
             continue
         out.add(start)  # way 1: occupation
-        for dq, dr in SIDES:
-            path = [start]
-            reach = 0  # index in path of the farthest own piece met (way 3)
-            q, r = start[0] + dq, start[1] + dr
+        for path, home in rays[start]:
+            reach = 0  # how far along the path the farthest own piece stands (way 3)
             broken = False
-            while (q, r) in enemy_board:
-                other = pos.get((q, r))
-                if other is not None and other.owner != seat:
-                    broken = True
-                    break
-                path.append((q, r))
+            for i, h in enumerate(path, 1):
+                other = get(h)
                 if other is not None:
-                    reach = len(path) - 1
-                q, r = q + dq, r + dr
-            if not broken and (q, r) in own_board:
+                    if other.owner != seat:
+                        broken = True
+                        break
+                    reach = i
+            if home and not broken:
                 out.update(path)  # way 2: edge line
             elif reach:
-                out.update(path[: reach + 1])  # way 3: piece-to-piece line
+                out.update(path[:reach])  # way 3: piece-to-piece line
     return out
 
 

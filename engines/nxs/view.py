@@ -34,8 +34,8 @@ from engines.nxs.board import cell_hex, cell_name
 from engines.nxs.hexes import CORNERS, DIRECTIONS, absolute, parse_facing
 from engines.nxs.position import Piece, Position
 from engines.nxs.roster import COLOURS, default_data
-from engines.nxs.rules import Verdict, captures, judge, moved, slides
-from engines.nxs.territory import held
+from engines.nxs.rules import Verdict, captures, judge_move, slides
+from engines.nxs.territory import held, scores
 
 if TYPE_CHECKING:
     from engines.nxs.game import Nxs
@@ -107,8 +107,10 @@ def piece_moves(game_or_view: Nxs | JSON | Any, cell: str) -> dict[str, list[str
     if piece is None:
         raise IllegalMove(f"There is no ship on {cell.strip().lower()}.")
 
+    before = scores(pos)
+
     def ok(dst: tuple[int, int]) -> bool:
-        return judge(moved(pos, h, dst), piece.owner, targets)[0] is not Verdict.ILLEGAL
+        return judge_move(pos, h, dst, piece.owner, targets, before)[0] is not Verdict.ILLEGAL
 
     return {
         "moves": sorted(cell_name(d) for d in slides(pos, h, ships) if ok(d)),

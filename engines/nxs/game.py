@@ -27,7 +27,7 @@ from engines.nxs.board import CELLS, cell_hex, cell_name
 from engines.nxs.hexes import DIRECTIONS, parse_facing
 from engines.nxs.moves import Capture, Resign, Rotate, Slide, parse
 from engines.nxs.position import Piece, Position, pieces_of, position_key
-from engines.nxs.roster import COLOURS, Ship, default_data
+from engines.nxs.roster import COLOURS, default_data
 from engines.nxs.rules import (
     Verdict,
     captures,
@@ -39,7 +39,7 @@ from engines.nxs.rules import (
     why_not_capture,
     why_not_slide,
 )
-from engines.nxs.territory import held, scores
+from engines.nxs.territory import scores
 from engines.nxs.view import build_view
 
 MAX_TERRITORY = 37
@@ -235,13 +235,14 @@ class Nxs(Game):
             return str(move), self._first_step(player, seat, move)
         if not isinstance(move, Rotate):
             raise IllegalMove(
-                f"You have moved: now rotate one of your ships, e.g. 'rotate {self.last_to()} left'."
+                "You have moved: now rotate one of your ships, e.g. 'rotate left' (the ship that moved)"
+                " or 'rotate <cell> right'."
             )
+        if move.cell is None:
+            if self.last is None:
+                raise IllegalMove("Say which ship to rotate, e.g. 'rotate d4 left'.")
+            move = Rotate(self.last["to"], move.way)
         return str(move), self._rotate(player, seat, move)
-
-    def last_to(self) -> str:
-        """Returns the cell the last move or capture went to (for hints)."""
-        return self.last["to"] if self.last else "d4"
 
     def _own(self, seat: int, cell: str) -> tuple[Hex, Piece]:
         h = CELLS[cell]
@@ -273,6 +274,7 @@ class Nxs(Game):
         events: list[Event]
         if isinstance(move, Capture) and prey is not None:
             self.captured[seat] += 1
+            self.seen = {}  # fewer pieces: no earlier position can come back
             events = [event("capture", f"{player} captures {other}'s {self.ships[prey.ship].name} on "
                             f"{move.dst} with the {ship.name} from {move.src}.", src=move.src, dst=move.dst)]
         else:
@@ -297,6 +299,7 @@ class Nxs(Game):
         return events
 
     def _rotate(self, player: str, seat: int, move: Rotate) -> list[Event]:
+        assert move.cell is not None
         h, piece = self._own(seat, move.cell)
         self.pos = rotated(self.pos, h, move.way)
         facing = DIRECTIONS[self.pos[h].facing]
@@ -361,14 +364,6 @@ class Nxs(Game):
         out = data["outcome"]
         self.outcome = None if out is None else Outcome(Termination(out["termination"]), out["winner"])
         self.scores = scores(self.pos)
-
-    def held_cells(self, seat: int) -> list[str]:
-        """Returns the cells ``seat`` holds, sorted by name."""
-        return sorted(cell_name(h) for h in held(self.pos, seat))
-
-    def ship(self, key: str) -> Ship:
-        """Returns the roster entry of a ship key."""
-        return self.ships[key]
 
 
 def _whole(value: Any, low: int, high: int) -> bool:

@@ -5,7 +5,8 @@ A turn is two moves by the same player: first ``move`` or ``capture``, then ``ro
 =============================  ==========================================================
 ``move <from> <to>``           slide a ship along one of its arrows through empty hexes
 ``capture <from> <to>``        jump through a bold corner onto an enemy ship (it leaves)
-``rotate <cell> left|right``   turn a ship one facing (``left`` = counter-clockwise)
+``rotate <cell> left|right``   turn a ship one facing (``left`` = counter-clockwise);
+                               ``rotate left|right`` turns the ship that just moved
 ``resign``                     give the game up (on your turn, at either step)
 =============================  ==========================================================
 
@@ -21,6 +22,8 @@ two cells. :func:`parse` and ``str`` round-trip::
     ('rotate d4 right', 'rotate d4 left')
     >>> parse(str(Rotate("k4", "left"))) == Rotate("k4", "left")
     True
+    >>> parse("rotate L"), str(Rotate(None, "left"))
+    (Rotate(cell=None, way='left'), 'rotate left')
     >>> parse("fly d4 d5")
     Traceback (most recent call last):
     ...
@@ -64,13 +67,16 @@ class Capture:
 
 @dataclass(frozen=True, slots=True)
 class Rotate:
-    """``rotate <cell> left|right``: the compulsory turn of one ship (the turn's second step)."""
+    """``rotate <cell> left|right``: the compulsory turn of one ship (the turn's second step).
 
-    cell: str
+    ``cell`` None stands for the ship that just moved; the game writes the cell into the log.
+    """
+
+    cell: str | None
     way: Turn
 
     def __str__(self) -> str:
-        return f"rotate {self.cell} {self.way}"
+        return f"rotate {self.way}" if self.cell is None else f"rotate {self.cell} {self.way}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +105,8 @@ def parse(text: str) -> Move:
     if len(words) == 3 and words[0] in ("move", "capture"):
         src, dst = _cell(words[1], text), _cell(words[2], text)
         return Slide(src, dst) if words[0] == "move" else Capture(src, dst)
+    if len(words) == 2 and words[0] == "rotate" and words[1] in _WAYS:
+        return Rotate(None, _WAYS[words[1]])
     if len(words) == 3 and words[0] == "rotate":
         if words[1] in _WAYS and words[2] not in _WAYS:
             words[1], words[2] = words[2], words[1]

@@ -5,12 +5,15 @@ A position is a plain dict ``hex → Piece``; seat 0 is White, seat 1 Black::
     >>> pos = {(0, 0): Piece(0, "merchant", 1)}
     >>> pieces_of(pos, 0), pieces_of(pos, 1)
     ([(0, 0)], [])
-    >>> position_key(pos, 1)
-    'd4:0:merchant:1|b'
+    >>> position_key(pos, 1) == position_key(dict(pos), 1) != position_key(pos, 0)
+    True
+    >>> len(position_key(pos, 1))
+    16
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 from engines.core.hexgrid import Hex
@@ -35,6 +38,7 @@ def pieces_of(pos: Position, seat: int) -> list[Hex]:
 
 
 def position_key(pos: Position, to_move: int) -> str:
-    """Returns a string naming the position and the side to move (for repetitions)."""
+    """Returns a short digest of the position and the side to move (to count repetitions)."""
     items = sorted(f"{cell_name(h)}:{p.owner}:{p.ship}:{p.facing}" for h, p in pos.items())
-    return ",".join(items) + "|" + "wb"[to_move]
+    text = ",".join(items) + "|" + "wb"[to_move]
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()

@@ -87,11 +87,6 @@ def rotated(pos: Position, at: Hex, way: str) -> Position:
     return out
 
 
-def judge(pos: Position, mover: int, targets: tuple[int, int]) -> tuple[Verdict, tuple[int, int]]:
-    """Returns the verdict on ``pos`` just after ``mover``'s move or capture, and both scores."""
-    return _verdict(scores(pos), mover, targets), scores(pos)
-
-
 def _verdict(both: tuple[int, int], mover: int, targets: tuple[int, int]) -> Verdict:
     mine, theirs = both[mover], both[1 - mover]
     if theirs >= targets[1 - mover]:
@@ -101,10 +96,8 @@ def _verdict(both: tuple[int, int], mover: int, targets: tuple[int, int]) -> Ver
     return Verdict.GOES_ON
 
 
-def scores_after(
-    pos: Position, after: Position, src: Hex, dst: Hex, before: tuple[int, int]
-) -> tuple[int, int]:
-    """Returns both scores in ``after`` (``pos`` with ``src`` gone to ``dst``), given those in ``pos``.
+def scores_after(after: Position, src: Hex, dst: Hex, before: tuple[int, int]) -> tuple[int, int]:
+    """Returns both scores after a move ``src`` → ``dst``, given the scores ``before`` it.
 
     A seat's territory lies on the other seat's board and depends only on the pieces there,
     so a seat's score is recomputed only when the move starts or ends on that board.
@@ -122,7 +115,7 @@ def judge_move(
 ) -> tuple[Verdict, Position, tuple[int, int]]:
     """Returns the verdict on the move ``src`` → ``dst``, the position after it and both scores."""
     after = moved(pos, src, dst)
-    both = scores_after(pos, after, src, dst, before)
+    both = scores_after(after, src, dst, before)
     return _verdict(both, mover, targets), after, both
 
 

@@ -187,3 +187,17 @@ def test_resign_at_either_step() -> None:
     assert "resign" in g.legal_moves(ANN)
     g.play(ANN, "RESIGN")
     assert g.winners == [BOB]
+
+
+def test_stalemate_guard_repetition_count_is_an_option() -> None:
+    g = scenario(*PIECES, repetitions=2)
+    _shuffle(g, out=True)
+    _shuffle(g, out=False)
+    assert _result(g) == ("repetition", [])
+
+
+def test_a_capture_clears_the_repetition_record() -> None:
+    g = scenario("w brigantine d4 N", "b frigate f3 SW", "b merchant n1 SW", "w merchant a1 N")
+    g.play(ANN, "capture d4 f3")
+    g.play(ANN, "rotate f3 left")
+    assert len(g.dump_state()["seen"]) == 1

@@ -68,3 +68,16 @@ def test_rotation_never_changes_territory() -> None:
     before = g.view(None)["territory"]
     g.play(ANN, "rotate k4 left")
     assert g.view(None)["territory"] == before
+
+
+def test_rotate_without_a_cell_turns_the_ship_that_just_moved() -> None:
+    g = scenario(*PIECES)
+    g.play(ANN, "move d4 d5")
+    g.play(ANN, "rotate left")
+    assert g.last_move == "rotate d5 left" and facing(g, "d5") == "NW"
+
+
+def test_rotate_without_a_cell_needs_a_ship_that_moved() -> None:
+    g = scenario(*PIECES, step="rotate")
+    with pytest.raises(IllegalMove, match="Say which ship"):
+        g.play(ANN, "rotate left")

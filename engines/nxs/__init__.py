@@ -31,6 +31,13 @@ Readings chosen here (where neither document decides):
   a player name wins over a colour, and both over ``target``.
 - Corner names in views join the two sides' names: ``N-NE``, ``NE-SE`` (due east), ….
 - ``piece_moves`` applies the close call but not the turn: any piece may be shown.
+- ``rotate left|right`` with no cell turns the ship that made the turn's move or capture
+  (the log keeps the full ``rotate <cell> left|right``).
+- Stalemate guard adjudication counts "pieces captured" as enemy ships each side took.
+- When a move or capture makes both sides reach their targets, the close call decides:
+  the mover wins with strictly more hexes, otherwise the move is illegal.
+- Black's layouts are stored as data beside White's (the half-turn mirror is checked by a
+  test, not computed), so a group may add an asymmetric layout.
 """
 
 from __future__ import annotations

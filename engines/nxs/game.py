@@ -351,9 +351,13 @@ class Nxs(Game):
         }
 
     def load_state(self, data: JSON) -> None:
-        """Replaces the state with one made by :meth:`dump_state`."""
+        """Replaces the state with one made by :meth:`dump_state`; raises ValueError or KeyError."""
         self.ships = default_data()[0]
         self.pos = {CELLS[c]: Piece(int(o), str(s), DIRECTIONS.index(f)) for c, o, s, f in data["pieces"]}
+        if len(self.pos) != len(data["pieces"]) or any(
+            p.ship not in self.ships or p.owner not in (0, 1) for p in self.pos.values()
+        ):
+            raise ValueError("pieces: a doubled hex, an unknown ship or a bad seat")
         self.turn = int(data["turn"])
         self.step = Step(data["step"])
         self.captured = [int(x) for x in data["captured"]]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -66,3 +67,15 @@ def test_engines_import_no_discord_pil_or_aiosqlite() -> None:
             "print([m for m in ('discord', 'PIL', 'aiosqlite') if m in sys.modules])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize(
+    "piece",
+    [["d4", 0, "galleon", "N"], ["d4", 2, "sloop", "N"], ["z9", 0, "sloop", "N"], ["d4", 0, "sloop", "W"]],
+)
+def test_save_with_a_bad_piece_is_refused(piece: list[object]) -> None:
+    g = Nxs.new([ANN, BOB])
+    data = json.loads(g.to_json())
+    data["state"]["pieces"].append(piece)
+    with pytest.raises(GameError, match="damaged"):
+        Nxs.from_json(json.dumps(data))

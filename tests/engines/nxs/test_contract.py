@@ -71,7 +71,13 @@ def test_engines_import_no_discord_pil_or_aiosqlite() -> None:
 
 @pytest.mark.parametrize(
     "piece",
-    [["d4", 0, "galleon", "N"], ["d4", 2, "sloop", "N"], ["z9", 0, "sloop", "N"], ["d4", 0, "sloop", "W"]],
+    [
+        ["a1", 0, "galleon", "N"],  # unknown ship
+        ["a1", 2, "sloop", "N"],  # no third seat
+        ["z9", 0, "sloop", "N"],  # off the boards
+        ["a1", 0, "sloop", "W"],  # not a facing
+        ["d4", 0, "sloop", "N"],  # d4 holds the Merchant already
+    ],
 )
 def test_save_with_a_bad_piece_is_refused(piece: list[object]) -> None:
     g = Nxs.new([ANN, BOB])

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engines.core.hexgrid import SIDES, add, distance, hexagon, neighbours
+from engines.core.hexgrid import SIDES, add, distance, hexagon, neighbours, rotate_cw, to_pixel
 from engines.nxs.board import BOARD_A, BOARD_B, CELLS, SEAM, cell_hex, cell_name
 from engines.nxs.hexes import CORNERS, DIRECTIONS, corner_flanks, corner_target, turn
 
@@ -59,3 +59,13 @@ def test_rotation_by_one_facing_left_is_counter_clockwise() -> None:
     assert DIRECTIONS[turn(DIRECTIONS.index("N"), "left")] == "NW"
     assert DIRECTIONS[turn(DIRECTIONS.index("N"), "right")] == "NE"
     assert DIRECTIONS[turn(DIRECTIONS.index("NW"), "right")] == "N"
+
+
+def test_board_a_is_drawn_left_of_board_b() -> None:
+    assert max(to_pixel(h, 1.0)[0] for h in BOARD_A) < min(to_pixel(h, 1.0)[0] for h in BOARD_B)
+    assert to_pixel(cell_hex("d7"), 1.0)[1] < to_pixel(cell_hex("d1"), 1.0)[1]  # rank 1 at the bottom
+
+
+def test_turning_a_side_direction_clockwise_gives_the_next_side() -> None:
+    assert [rotate_cw(d) for d in SIDES] == [*SIDES[1:], SIDES[0]]
+    assert all(rotate_cw(d, 6) == d for d in SIDES)

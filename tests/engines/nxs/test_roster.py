@@ -62,6 +62,12 @@ def test_medium_layout_white_as_in_the_house_rules() -> None:
                      ("frigate", "e3"), ("merchant", "d4")}
 
 
+def test_short_layout_white_as_in_the_house_rules() -> None:
+    white = {(ship, cell) for seat, ship, cell, _ in LAYOUTS["short"].pieces if seat == 0}
+    assert white == {("cutter", "f5"), ("cutter", "f1"), ("brigantine", "f4"), ("brigantine", "f2"),
+                     ("merchant", "f3"), ("frigate", "e4"), ("frigate", "e3")}
+
+
 def test_long_layout_is_medium_plus_three() -> None:
     medium, long = set(LAYOUTS["medium"].pieces), set(LAYOUTS["long"].pieces)
     assert medium < long

@@ -8,6 +8,8 @@ counted from the bottom of that column (largest r), 1 first::
     ('d4', 'k4', (7, -3))
     >>> len(BOARDS[0]), len(BOARDS[1]), len(CELLS)
     (37, 37, 74)
+    >>> home_of(CELLS["g1"]), home_of(CELLS["h1"])      # whose territory a hex is
+    (0, 1)
     >>> sorted(cell_name(h) for h in SEAM)
     ['g1', 'g2', 'g3', 'g4', 'h1', 'h2', 'h3', 'h4']
 """

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from engines.core.hexgrid import SIDES, Hex, add, corner, flanks
+from engines.core.hexgrid import Hex, corner, flanks
 
 DIRECTIONS: tuple[str, ...] = ("N", "NE", "SE", "S", "SW", "NW")
 """Side direction names, index = facing, clockwise from straight up."""
@@ -39,11 +39,6 @@ def absolute(facing: int, relative: int) -> int:
 def turn(facing: int, way: Turn) -> int:
     """Returns the facing after one turn: ``left`` is counter-clockwise."""
     return (facing + (1 if way == "right" else -1)) % 6
-
-
-def step(h: Hex, direction: int) -> Hex:
-    """Returns the neighbour of ``h`` through absolute side ``direction``."""
-    return add(h, SIDES[direction])
 
 
 def corner_target(h: Hex, direction: int) -> Hex:

@@ -34,7 +34,7 @@ from engines.nxs.board import cell_hex, cell_name
 from engines.nxs.hexes import CORNERS, DIRECTIONS, absolute, parse_facing
 from engines.nxs.position import Piece, Position
 from engines.nxs.roster import COLOURS, default_data
-from engines.nxs.rules import Verdict, captures, judge_move, slides
+from engines.nxs.rules import captures, is_legal, slides
 from engines.nxs.territory import held, scores
 
 if TYPE_CHECKING:
@@ -110,7 +110,7 @@ def piece_moves(game_or_view: Nxs | JSON | Any, cell: str) -> dict[str, list[str
     before = scores(pos)
 
     def ok(dst: tuple[int, int]) -> bool:
-        return judge_move(pos, h, dst, piece.owner, targets, before)[0] is not Verdict.ILLEGAL
+        return is_legal(pos, h, dst, piece.owner, targets, before)
 
     return {
         "moves": sorted(cell_name(d) for d in slides(pos, h, ships) if ok(d)),

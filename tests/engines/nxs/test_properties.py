@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from engines import IllegalMove
 from engines.nxs import Nxs
 from engines.nxs.board import CELLS, cell_name
+from engines.nxs.rules import Verdict, captures, is_legal, judge_move, slides
 from engines.nxs.territory import held
 
 SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -111,3 +112,21 @@ def test_saved_game_plays_on_identically(layout: str, seed: int, plies: int, cut
             assert h.to_json() == g.to_json()
     if h is not None:
         assert h.view(None) == g.view(None) and h.winners == g.winners
+
+
+@settings(max_examples=15, deadline=None)
+@given(layout=LAYOUTS, seed=SEEDS, plies=st.integers(1, 300), target=st.integers(3, 12))
+def test_fast_close_call_check_agrees_with_the_full_judgement(
+    layout: str, seed: int, plies: int, target: int
+) -> None:
+    g = Nxs.new(["ann", "bob"], options={"layout": layout, "target": target})
+    rnd = random.Random(seed)
+    for _ in range(plies):
+        if g.is_over:
+            break
+        seat, pos = g.turn, g.pos
+        for src in [h for h, p in pos.items() if p.owner == seat]:
+            for dst in slides(pos, src, g.ships) + captures(pos, src, g.ships):
+                verdict = judge_move(pos, src, dst, seat, g.targets, g.scores)[0]
+                assert is_legal(pos, src, dst, seat, g.targets, g.scores) == (verdict is not Verdict.ILLEGAL)
+        g.play(*_pick(g, rnd))

@@ -33,6 +33,9 @@ __all__ = [
     "register",
 ]
 
+# The games, registered in the order /game help lists them.
+from engines.nxs import Nxs  # noqa: E402
 from engines.xisk import Xisk  # noqa: E402
 
 register(Xisk)
+register(Nxs)

@@ -92,16 +92,11 @@ def draw(
         x, y = geo.centre(cell)
         pen.polygon(hex_points(x, y, 0.9 * r), fill=MOVE, outline=CASING, width=max(1, round(0.03 * r)))
         pen.text((x, y + 0.5 * r), cell.lower(), fill=CASING, font=font(round(0.22 * r)), anchor="mm")
-    for owner, cells in view["territory"].items():
-        st = styles.get(owner)
-        if st is None:
-            continue
-        for cell in cells:
-            if cell.lower() in occupied:
-                continue
-            x, y = geo.centre(cell)
-            d = 0.17 * r
-            pen.ellipse((x - d, y - d, x + d, y + d), fill=st.fill, outline=st.border, width=max(1, round(0.03 * r)))
+    held = [(styles[owner], cell.lower()) for owner, cells in view["territory"].items() if owner in styles
+            for cell in cells]
+    for st, cell in held:
+        if cell not in occupied:
+            _dot(pen, geo.centre(cell), 0.17 * r, st)
     last = view.get("last_move") or {}
     for cell in (last.get("from"), last.get("to")):
         if cell:
@@ -119,12 +114,22 @@ def draw(
         x, y = geo.centre(p["cell"])
         image.paste(sprite, (round(x - sprite.width / 2), round(y - sprite.height / 2)), sprite)
 
+    for st, cell in held:  # under a ship: a small dot on the cell's rim, below its tile
+        if cell in occupied:
+            x, y = geo.centre(cell)
+            _dot(pen, (x, y + 0.8 * r), 0.1 * r, st)
     if last.get("from") and last.get("to"):
         _arrow(pen, geo.centre(last["from"]), geo.centre(last["to"]), r)
     for cell in captures:  # a cross-hair over the target, so a capture is not told by colour alone
         _crosshair(pen, geo.centre(cell), r)
     _panel(pen, geo, view, styles)
     return image
+
+
+def _dot(pen: ImageDraw.ImageDraw, centre: tuple[float, float], d: float, st: TileStyle) -> None:
+    """Draws a territory dot of radius ``d`` in a side's tile colour, with its border."""
+    x, y = centre
+    pen.ellipse((x - d, y - d, x + d, y + d), fill=st.fill, outline=st.border, width=max(1, round(0.2 * d)))
 
 
 def _ring(pen: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float, width: float, colour: Colour) -> None:
@@ -157,8 +162,8 @@ def _arrow(pen: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, flo
     def at(along: float, across: float) -> tuple[float, float]:
         return (a[0] + ux * along + nx * across, a[1] + uy * along + ny * across)
 
-    start, tip = 0.3 * r, dist - 0.28 * r
-    neck, shaft, head = tip - 0.38 * r, 0.06 * r, 0.2 * r
+    start, tip = 0.25 * r, dist - 0.72 * r  # the tip stops at the moved ship's tile
+    neck, shaft, head = tip - 0.34 * r, 0.06 * r, 0.19 * r
     outline = [
         at(start, shaft), at(neck, shaft), at(neck, head), at(tip, 0),
         at(neck, -head), at(neck, -shaft), at(start, -shaft),

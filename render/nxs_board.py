@@ -154,8 +154,8 @@ def static_layer(scale: float, colours: tuple[str, str] = ("white", "black")) ->
         draw.polygon(hex_points(x, y, r), fill=outline)
         draw.polygon(hex_points(x, y, r - 2.2 * geo.scale), fill=fill)
         ink = tuple(int(c * 0.72) for c in fill) if home_of(h) == 0 else tuple(min(255, c + 52) for c in fill)
-        draw.text((x, y + 0.5 * r), name, fill=ink, font=font(round(0.2 * r)), anchor="mm")
-    label_font = font(round(0.3 * r))
+        draw.text((x, y + 0.5 * r), name, fill=ink, font=font(round(0.22 * r)), anchor="mm")
+    label_font = font(round(0.34 * r))
     for (x, y), text in _edge_labels(geo):
         draw.text((x, y), text, fill=MUTED, font=label_font, anchor="mm")
     return big.reduce(SUPERSAMPLE)

@@ -79,6 +79,7 @@ def draw(
     scale: float = 1.0,
 ) -> Image.Image:
     """Returns the finished picture (RGB) before encoding; :func:`render` encodes it."""
+    moves, captures = list(moves), list(captures)
     players: list[str] = list(view["players"])
     colours = tuple(view["colours"].get(p, "") for p in players)
     styles = {p: tile_style(colours[i], i) for i, p in enumerate(players)}

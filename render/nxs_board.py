@@ -18,7 +18,7 @@ from PIL import Image, ImageDraw
 
 from engines.core.hexgrid import to_pixel
 from engines.nxs.board import CELL_NAMES, CELLS, cell_hex, home_of
-from render.common import BACKGROUND, MUTED, Colour, font
+from render.common import BACKGROUND, MUTED, Colour, font, player_style
 
 RADIUS = 64
 """Circumradius of a board hex at scale 1 (the default picture is about 1500 px wide)."""
@@ -109,11 +109,24 @@ class Geometry:
 
 
 def board_colours(colours: tuple[str, str]) -> tuple[tuple[Colour, Colour], tuple[Colour, Colour]]:
-    """Returns (fill, outline) of board A and board B for their owners' colours."""
-    return (
-        BOARD_TINTS.get(colours[0], BOARD_TINTS["white"]),
-        BOARD_TINTS.get(colours[1], BOARD_TINTS["black"]),
-    )
+    """Returns (fill, outline) of board A and board B for their owners' colours.
+
+    White and black boards are light and dark grey; any other colour tints the board with a
+    muted version of that seat's Okabe–Ito colour (board A light, board B dark).
+    """
+
+    def tint(seat: int) -> tuple[Colour, Colour]:
+        if colours[seat] in BOARD_TINTS:
+            return BOARD_TINTS[colours[seat]]
+        base = BOARD_TINTS["white" if seat == 0 else "black"]
+        hue = player_style(seat).fill
+        return (_mix(base[0], hue, 0.3), _mix(base[1], hue, 0.3))
+
+    return (tint(0), tint(1))
+
+
+def _mix(a: Colour, b: Colour, t: float) -> Colour:
+    return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t), round(a[2] + (b[2] - a[2]) * t))
 
 
 def _edge_labels(geo: Geometry) -> list[tuple[tuple[float, float], str]]:

@@ -132,3 +132,15 @@ def test_a_drawn_game_says_draw(start: dict[str, Any]) -> None:
     assert _status(over) == ("Draw", "game over: repetition")
     assert _status({**start, "result": {"termination": "target", "winners": ["ann"]}})[0] == "ann wins"
     assert _status(start) == ("ann to move", "move or capture, then rotate")
+
+
+def test_boards_of_other_colours_take_the_seat_tint(start: dict[str, Any]) -> None:
+    view = copy.deepcopy(start)
+    view["colours"] = {"ann": "red", "bob": "blue"}
+    for p in view["pieces"]:
+        p["colour"] = view["colours"][p["owner"]]
+    image, geo = draw(view, scale=SCALE), Geometry(SCALE)
+    plain = draw(start, scale=SCALE)
+    for cell in ("a1", "n1"):
+        assert pixel(image, geo.centre(cell)) != pixel(plain, geo.centre(cell))
+    assert pixel(image, geo.centre("d4")) == tile_style("red", 0).fill

@@ -87,7 +87,7 @@ def draw(
     image = static_layer(scale, (colours[0], colours[1])).copy()
     pen = ImageDraw.Draw(image)
     r = geo.radius
-    occupied = {p["cell"].lower(): p for p in view["pieces"]}
+    occupied = {p["cell"].lower() for p in view["pieces"]}
 
     for cell in moves:
         x, y = geo.centre(cell)
@@ -115,7 +115,7 @@ def draw(
         x, y = geo.centre(p["cell"])
         image.paste(sprite, (round(x - sprite.width / 2), round(y - sprite.height / 2)), sprite)
 
-    for st, cell in held:  # under a ship: a small dot on the cell's rim, below its tile
+    for st, cell in held:  # a held cell with a ship on it: a small dot on its rim, below the tile
         if cell in occupied:
             x, y = geo.centre(cell)
             _dot(pen, (x, y + 0.8 * r), 0.1 * r, st)

@@ -17,7 +17,8 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from engines.core.hexgrid import to_pixel
-from engines.nxs.board import CELL_NAMES, CELLS, cell_hex, home_of
+from engines.nxs.board import CELL_NAMES, CELLS, COLUMNS, FIRST_Q, cell_hex, home_of
+from engines.nxs.hexes import DIRECTIONS
 from render.common import BACKGROUND, MUTED, Colour, font, player_style
 
 RADIUS = 64
@@ -29,7 +30,6 @@ SUPERSAMPLE = 2
 
 A box filter keeps few distinct edge shades, so the PNG stays small (Lanczos doubled it)."""
 
-DIRECTIONS = ("N", "NE", "SE", "S", "SW", "NW")
 SIDE_ANGLE = {d: 270 + 60 * i for i, d in enumerate(DIRECTIONS)}
 """Angle (degrees, y down) from a hex centre to the middle of each side."""
 CORNER_ANGLE = {f"{d}-{DIRECTIONS[(i + 1) % 6]}": 300 + 60 * i for i, d in enumerate(DIRECTIONS)}
@@ -135,10 +135,9 @@ def _edge_labels(geo: Geometry) -> list[tuple[tuple[float, float], str]]:
     labels: list[tuple[tuple[float, float], str]] = []
     top = geo.origin[1] - 6.62 * r
     bottom = geo.origin[1] + 7.45 * r
-    for name, h in CELLS.items():
-        if name.endswith("1") and len(name) == 2:
-            x = geo.point(h)[0]
-            labels += [((x, top), name[0]), ((x, bottom), name[0])]
+    for i, letter in enumerate(COLUMNS):
+        x = geo.point((FIRST_Q + i, 0))[0]
+        labels += [((x, top), letter), ((x, bottom), letter)]
     # A rank runs along r (left half of A: continue NW) or along q + r (right half of B:
     # continue NE), so each rank is labelled just past its outermost hex on that line.
     for columns, pick, step in (("abcd", min, (-1, 0)), ("klmn", max, (1, -1))):

@@ -1,0 +1,146 @@
+"""The NXS picture: size, ships, territory, highlights, last move, cached layer, result."""
+
+from __future__ import annotations
+
+import copy
+import io
+from typing import Any
+
+import pytest
+from PIL import Image
+
+import render
+from engines.nxs.game import Nxs
+from render.nxs import CAPTURE, LAST, MOVE, SELECTED, draw, tile_style
+from render.nxs import render as render_nxs
+from render.nxs_board import BLACK_TILE, WHITE_TILE, Geometry, static_layer
+
+SCALE = 0.5  # half size keeps the tests fast; the geometry is the same
+
+
+@pytest.fixture(scope="module")
+def start() -> dict[str, Any]:
+    return Nxs.new(["ann", "bob"], seed=1).view(None)
+
+
+def pixel(image: Image.Image, xy: tuple[float, float]) -> tuple[int, int, int]:
+    return image.getpixel((int(xy[0]), int(xy[1])))  # type: ignore[return-value]
+
+
+def band(geo: Geometry, cell: str) -> tuple[float, float]:
+    """Returns a point inside a cell's outline but outside any ship tile (below the centre)."""
+    x, y = geo.centre(cell)
+    return (x, y + 0.81 * geo.radius)  # the tile's flat bottom is at 0.76 r, the cell's at 0.87 r
+
+
+def test_the_picture_decodes_at_the_expected_size(start: dict[str, Any]) -> None:
+    png = render_nxs(start)
+    image = Image.open(io.BytesIO(png))
+    geo = Geometry(1.0)
+    assert image.format == "PNG" and image.size == (geo.width, geo.height)
+    assert 1400 <= image.width <= 1600
+    assert len(png) <= 300 * 1024
+
+
+def test_the_dispatcher_draws_nxs_with_this_renderer(start: dict[str, Any]) -> None:
+    assert render.render("nxs", start) == render_nxs(start)
+
+
+def test_each_ship_is_a_tile_in_its_owners_colour(start: dict[str, Any]) -> None:
+    image, geo = draw(start, scale=SCALE), Geometry(SCALE)
+    assert {p["colour"] for p in start["pieces"]} == {"white", "black"}
+    for p in start["pieces"]:
+        expected = WHITE_TILE.fill if p["colour"] == "white" else BLACK_TILE.fill
+        assert pixel(image, geo.centre(p["cell"])) == expected, p["cell"]
+
+
+def test_other_colours_fall_back_to_the_seat_palette() -> None:
+    assert tile_style("white", 1) is WHITE_TILE and tile_style("black", 0) is BLACK_TILE
+    assert tile_style("red", 0).fill != tile_style("red", 1).fill
+
+
+def test_held_territory_is_dotted_in_the_holders_colour(start: dict[str, Any]) -> None:
+    view = copy.deepcopy(start)
+    view["territory"] = {"ann": ["l4", "m2"], "bob": ["b2", "c6"]}
+    image, geo = draw(view, scale=SCALE), Geometry(SCALE)
+    plain = draw(start, scale=SCALE)
+    for cell in ("l4", "m2"):
+        assert pixel(image, geo.centre(cell)) == WHITE_TILE.fill != pixel(plain, geo.centre(cell))
+    for cell in ("b2", "c6"):
+        assert pixel(image, geo.centre(cell)) == BLACK_TILE.fill != pixel(plain, geo.centre(cell))
+
+
+def test_moves_are_yellow_and_captures_red(start: dict[str, Any]) -> None:
+    geo = Geometry(SCALE)
+    plain = draw(start, scale=SCALE)
+    marked = draw(start, selected="f4", moves=["g3", "H3"], captures=["i4"], scale=SCALE)
+    for cell in ("g3", "h3"):
+        assert pixel(marked, geo.centre(cell)) == MOVE != pixel(plain, geo.centre(cell))
+    assert pixel(marked, band(geo, "i4")) == CAPTURE != pixel(plain, band(geo, "i4"))
+    assert pixel(marked, band(geo, "f4")) == SELECTED != pixel(plain, band(geo, "f4"))
+    # the ships themselves are still drawn over their marks
+    assert pixel(marked, geo.centre("i4")) == BLACK_TILE.fill
+    assert pixel(marked, geo.centre("f4")) == WHITE_TILE.fill
+
+
+def test_the_last_move_is_outlined_and_joined_by_an_arrow(start: dict[str, Any]) -> None:
+    view = copy.deepcopy(start)
+    view["last_move"] = {"kind": "move", "from": "c2", "to": "c5"}
+    geo = Geometry(SCALE)
+    image, plain = draw(view, scale=SCALE), draw(start, scale=SCALE)
+    for cell in ("c2", "c5"):
+        assert pixel(image, band(geo, cell)) == LAST != pixel(plain, band(geo, cell))
+    for cell in ("c3", "c4"):  # the arrow's shaft crosses the cells between
+        assert pixel(image, geo.centre(cell)) == LAST != pixel(plain, geo.centre(cell))
+
+
+def test_the_static_layer_is_built_once_and_never_drawn_on(start: dict[str, Any]) -> None:
+    static_layer.cache_clear()
+    geo = Geometry(SCALE)
+    before = pixel(static_layer(SCALE), geo.centre("g3"))
+    static_layer.cache_clear()
+    for _ in range(3):
+        draw(start, moves=["g3"], scale=SCALE)
+    info = static_layer.cache_info()
+    assert info.misses == 1 and info.hits == 2
+    assert pixel(static_layer(SCALE), geo.centre("g3")) == before != MOVE
+
+
+def test_rendering_leaves_the_view_unchanged(start: dict[str, Any]) -> None:
+    view = copy.deepcopy(start)
+    draw(view, selected="f4", moves=["g3"], scale=SCALE)
+    assert view == start
+
+
+def test_a_finished_game_shows_its_result(start: dict[str, Any]) -> None:
+    over = copy.deepcopy(start)
+    over["turn"] = None
+    over["result"] = {"termination": "resign", "winners": ["bob"]}
+    geo = Geometry(SCALE)
+    image, running = draw(over, scale=SCALE), draw(start, scale=SCALE)
+    panel = (0, 0, geo.width, geo.header)
+    assert image.crop(panel).tobytes() != running.crop(panel).tobytes()
+    middle = image.crop((geo.width // 3, 0, 2 * geo.width // 3, geo.header))
+    assert any(rgb == LAST for _, rgb in middle.getcolors(1 << 16))  # the result line is in orange
+    assert image.crop((0, geo.header, geo.width, geo.height)) == running.crop((0, geo.header, geo.width, geo.height))
+
+
+def test_a_drawn_game_says_draw(start: dict[str, Any]) -> None:
+    from render.nxs import _status
+
+    over = {**start, "turn": None, "result": {"termination": "repetition", "winners": []}}
+    assert _status(over) == ("Draw", "game over: repetition")
+    assert _status({**start, "result": {"termination": "target", "winners": ["ann"]}})[0] == "ann wins"
+    assert _status(start) == ("ann to move", "move or capture, then rotate")
+
+
+def test_boards_of_other_colours_take_the_seat_tint(start: dict[str, Any]) -> None:
+    view = copy.deepcopy(start)
+    view["colours"] = {"ann": "red", "bob": "blue"}
+    for p in view["pieces"]:
+        p["colour"] = view["colours"][p["owner"]]
+    image, geo = draw(view, scale=SCALE), Geometry(SCALE)
+    plain = draw(start, scale=SCALE)
+    for cell in ("a1", "n1"):
+        assert pixel(image, geo.centre(cell)) != pixel(plain, geo.centre(cell))
+    assert pixel(image, geo.centre("d4")) == tile_style("red", 0).fill

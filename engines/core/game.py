@@ -86,6 +86,13 @@ class Game(ABC):
     def setup(self) -> None:
         """Builds the starting state from ``players``, ``seed`` and ``options``."""
 
+    def opening_events(self) -> list[Event]:
+        """Returns what the table announces when the game starts (a deal, private hands).
+
+        Computed from the starting state, so it is the same after a reload.
+        """
+        return []
+
     # -- the contract -----------------------------------------------------------------
 
     @abstractmethod

@@ -40,6 +40,13 @@ class Tally(Game):
         self.secrets = {p: self.rng.randint(1, 99) for p in self.players}
         self.rolls: list[int] = []
 
+    def opening_events(self) -> list[Event]:
+        """Announces the race and tells each player their first secret."""
+        return [
+            event("race", f"The race to {self.options['target']} begins."),
+            *(event("secret", f"Your secret is {n}.", to=p) for p, n in self.secrets.items()),
+        ]
+
     @classmethod
     def check_options(cls, options: dict[str, Any]) -> dict[str, Any]:
         opts = super().check_options(options)

@@ -14,7 +14,7 @@ from render import render
 
 log = logging.getLogger(__name__)
 
-COGS: tuple[str, ...] = ("cogs.game", "cogs.xisk")
+COGS: tuple[str, ...] = ("cogs.game", "cogs.xisk", "cogs.nxs")
 """Extensions loaded at start-up; each game's cog adds itself here."""
 
 

@@ -1,0 +1,187 @@
+"""``/nxs``: open an NXS duel and play it with typed, autocompleted moves and rotate buttons.
+
+A turn is a move (or capture) and then a compulsory rotation; after the move step
+the turn message carries "Rotate left" / "Rotate right" buttons for the ship just
+moved. ``/nxs show <cell>`` answers privately with that ship's moves in yellow and
+captures in red.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.buttons import QUICK_MOVES
+from cogs.client import Tablehost
+from cogs.game import Interaction, person, play_move
+from engines import GameError
+from engines.nxs.view import piece_moves
+from host.tables import Table
+
+
+def quick_moves(table: Table, player: str) -> list[tuple[str, str]]:
+    """Returns rotate buttons for the ship just moved, when the rotate step is due."""
+    assert table.game is not None
+    view = table.game.view(None)
+    last = view.get("last_move")
+    if view["step"] != "rotate" or not last:
+        return []
+    legal = set(table.game.legal_moves(player))
+    out = [(f"Rotate {last['to']} {way}", f"rotate {last['to']} {way}") for way in ("left", "right")]
+    return [(label, move) for label, move in out if move in legal]
+
+
+QUICK_MOVES["nxs"] = quick_moves
+
+
+@app_commands.guild_only()
+class NxsCog(commands.GroupCog, group_name="nxs", group_description="NXS: a two-player duel of sailing ships"):
+    """The NXS commands: ``new``, ``move``, ``capture``, ``rotate``, ``show``, ``resign``."""
+
+    def __init__(self, bot: Tablehost) -> None:
+        self.bot = bot
+        super().__init__()
+
+    async def _table(self, interaction: Interaction) -> Table | None:
+        try:
+            table = await self.bot.tables.table(str(interaction.channel_id))
+        except GameError:
+            return None
+        return table if table.row.game == "nxs" and table.game is not None else None
+
+    async def _legal(self, interaction: Interaction, kind: str) -> list[list[str]]:
+        table = await self._table(interaction)
+        name = table.name_of(str(interaction.user.id)) if table else None
+        if table is None or table.game is None or name is None:
+            return []
+        return [m.split() for m in table.game.legal_moves(name) if m.startswith(kind + " ")]
+
+    @staticmethod
+    def _choices(cells: list[str], current: str) -> list[app_commands.Choice[str]]:
+        needle = current.strip().lower()
+        return [app_commands.Choice(name=c, value=c) for c in dict.fromkeys(cells) if c.startswith(needle)][:25]
+
+    # -- commands ---------------------------------------------------------------------
+
+    @app_commands.command(name="new", description="Open an NXS table in this channel")
+    @app_commands.describe(
+        layout="Starting layout: short (7 ships), medium (10) or long (13)",
+        target="Hexes of the enemy board a player must hold to win (default 10)",
+        white_target="Handicap: a different target for white (the first seat)",
+        black_target="Handicap: a different target for black (the second seat)",
+    )
+    async def new(
+        self,
+        interaction: Interaction,
+        layout: Literal["short", "medium", "long"] = "medium",
+        target: app_commands.Range[int, 1, 37] = 10,
+        white_target: app_commands.Range[int, 1, 37] | None = None,
+        black_target: app_commands.Range[int, 1, 37] | None = None,
+    ) -> None:
+        """Opens an NXS lobby with the caller seated."""
+        await interaction.response.defer(thinking=True)
+        handicap = {k: v for k, v in (("white", white_target), ("black", black_target)) if v is not None}
+        options: dict[str, Any] = {"layout": layout, "target": target, "handicap": handicap}
+        try:
+            out = await self.bot.tables.create(
+                channel_id=str(interaction.channel_id),
+                guild_id=str(interaction.guild_id) if interaction.guild_id else None,
+                game="nxs",
+                creator=person(interaction),
+                options=options,
+            )
+        except GameError as err:
+            await interaction.followup.send(str(err), ephemeral=True)
+            return
+        await interaction.followup.send(discord.utils.escape_mentions(out.text()))
+
+    @app_commands.command(name="move", description="Slide a ship along one of its arrows")
+    async def move(self, interaction: Interaction, origin: str, destination: str) -> None:
+        """Plays ``move <from> <to>``."""
+        await play_move(interaction, f"move {origin} {destination}")
+
+    @app_commands.command(name="capture", description="Jump through a bold corner onto an enemy ship")
+    async def capture(self, interaction: Interaction, origin: str, destination: str) -> None:
+        """Plays ``capture <from> <to>``."""
+        await play_move(interaction, f"capture {origin} {destination}")
+
+    @app_commands.command(name="rotate", description="Turn a ship one facing (the ship just moved by default)")
+    async def rotate(
+        self, interaction: Interaction, direction: Literal["left", "right"], cell: str | None = None
+    ) -> None:
+        """Plays ``rotate <cell> left|right``."""
+        if cell is None:
+            table = await self._table(interaction)
+            last = table.game.view(None).get("last_move") if table and table.game else None
+            if not last:
+                await interaction.response.send_message("Name the ship to rotate: its cell, like d4.", ephemeral=True)
+                return
+            cell = str(last["to"])
+        await play_move(interaction, f"rotate {cell} {direction}")
+
+    @app_commands.command(name="resign", description="Give the game up")
+    async def resign(self, interaction: Interaction) -> None:
+        """Plays ``resign``."""
+        await play_move(interaction, "resign")
+
+    @app_commands.command(name="show", description="Show a ship's moves (yellow) and captures (red), privately")
+    async def show(self, interaction: Interaction, cell: str) -> None:
+        """Replies ephemerally with the picture highlighting one ship's options."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        table = await self._table(interaction)
+        if table is None or table.game is None:
+            await interaction.followup.send("There is no NXS game in this channel.", ephemeral=True)
+            return
+        view = table.game.view(None)
+        try:
+            options = piece_moves(view, cell)
+        except GameError as err:
+            await interaction.followup.send(str(err), ephemeral=True)
+            return
+        cell = cell.strip().lower()
+        png = await self.bot.picture("nxs", view, selected=cell, moves=options["moves"], captures=options["captures"])
+        text = f"{cell}: {len(options['moves'])} move(s), {len(options['captures'])} capture(s)."
+        await interaction.followup.send(
+            text, file=discord.File(io.BytesIO(png), filename=f"nxs-{cell}.png"), ephemeral=True
+        )
+
+    # -- autocomplete -----------------------------------------------------------------
+
+    @move.autocomplete("origin")
+    async def _move_from(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return self._choices([m[1] for m in await self._legal(interaction, "move")], current)
+
+    @move.autocomplete("destination")
+    async def _move_to(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        origin = (getattr(interaction.namespace, "origin", "") or "").strip().lower()
+        moves = await self._legal(interaction, "move")
+        return self._choices([m[2] for m in moves if not origin or m[1] == origin], current)
+
+    @capture.autocomplete("origin")
+    async def _capture_from(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return self._choices([m[1] for m in await self._legal(interaction, "capture")], current)
+
+    @capture.autocomplete("destination")
+    async def _capture_to(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        origin = (getattr(interaction.namespace, "origin", "") or "").strip().lower()
+        moves = await self._legal(interaction, "capture")
+        return self._choices([m[2] for m in moves if not origin or m[1] == origin], current)
+
+    @rotate.autocomplete("cell")
+    async def _rotatable(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return self._choices([m[1] for m in await self._legal(interaction, "rotate")], current)
+
+    @show.autocomplete("cell")
+    async def _ships(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        table = await self._table(interaction)
+        cells = [p["cell"] for p in table.game.view(None)["pieces"]] if table and table.game else []
+        return self._choices(cells, current)
+
+
+async def setup(bot: Tablehost) -> None:
+    """Adds the NXS cog (discord.py extension entry point)."""
+    await bot.add_cog(NxsCog(bot))

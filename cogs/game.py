@@ -19,6 +19,7 @@ from cogs.client import Tablehost
 from cogs.delivery import format_secret, post_public, send_private
 from engines import GAMES, GameError
 from host.options import parse_options
+from host.outbox import Outbox
 from host.store import Status
 from host.tables import Person, secret_part
 
@@ -39,11 +40,40 @@ def where(interaction: Interaction) -> str:
     return f"In #{name}" if name else f"In channel {interaction.channel_id}"
 
 
-async def deliver(interaction: Interaction, out: Any) -> None:
-    """Posts an outbox in the interaction's channel and sends its DMs."""
-    bot = interaction.client
+async def begin(interaction: Interaction) -> None:
+    """Acknowledges at once, privately: refusals stay with the caller, results go to the channel."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+
+
+def channel_of(interaction: Interaction) -> discord.abc.Messageable:
+    """Returns the channel the interaction came from."""
     channel = interaction.channel
     assert channel is not None and isinstance(channel, discord.abc.Messageable)
+    return channel
+
+
+async def open_table(interaction: Interaction, game: str, options: dict[str, Any]) -> None:
+    """Opens a lobby for ``game`` in the caller's channel and announces it (``/<game> new``)."""
+    await begin(interaction)
+    try:
+        out = await interaction.client.tables.create(
+            channel_id=str(interaction.channel_id),
+            guild_id=str(interaction.guild_id) if interaction.guild_id else None,
+            game=game,
+            creator=person(interaction),
+            options=options,
+        )
+    except GameError as err:
+        await interaction.followup.send(str(err), ephemeral=True)
+        return
+    await deliver(interaction, out)
+    await interaction.followup.send("Done.", ephemeral=True)
+
+
+async def deliver(interaction: Interaction, out: Outbox) -> None:
+    """Posts an outbox in the interaction's channel and sends its DMs."""
+    bot = interaction.client
+    channel = channel_of(interaction)
     table = None
     if out.picture:
         table = await bot.tables.table(str(interaction.channel_id))
@@ -57,7 +87,7 @@ async def play_move(interaction: Interaction, move: str, *, button: tuple[int, i
     ``button`` is (game id, version) when the move comes from a button; a stale
     button is refused and its buttons removed.
     """
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    await begin(interaction)
     bot = interaction.client
     channel_id = str(interaction.channel_id)
     if button is not None:
@@ -80,9 +110,17 @@ async def play_move(interaction: Interaction, move: str, *, button: tuple[int, i
     if out.duplicate:
         await interaction.followup.send("That move was already played.", ephemeral=True)
         return
-    if button is not None and interaction.message is not None:
-        await interaction.message.edit(view=None)
-    await deliver(interaction, out)
+    try:
+        if button is not None and interaction.message is not None:
+            await interaction.message.edit(view=None)
+        await deliver(interaction, out)
+    except discord.HTTPException as err:  # the move is committed; only the announcement failed
+        log.warning("move %r in game %s committed but not announced: %s", out.move, out.game_id, err)
+        await interaction.followup.send(
+            f"Played `{out.move}`, but Discord refused the post ({err.status}): `/game board` shows the game.",
+            ephemeral=True,
+        )
+        return
     await interaction.followup.send(f"Played `{out.move}`.", ephemeral=True)
 
 
@@ -109,7 +147,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             await interaction.response.send_message(message, ephemeral=True)
 
     async def _lobby(self, interaction: Interaction, action: str) -> None:
-        await interaction.response.defer(thinking=True)
+        await begin(interaction)
         tables, channel = self.bot.tables, str(interaction.channel_id)
         try:
             if action == "join":
@@ -121,27 +159,19 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         except GameError as err:
             await interaction.followup.send(str(err), ephemeral=True)
             return
-        await interaction.followup.send(discord.utils.escape_mentions(out.text()))
-        if out.picture:
-            await deliver(interaction, out)
+        await deliver(interaction, out)
+        await interaction.followup.send("Done.", ephemeral=True)
 
     @app_commands.command(name="new", description="Open a table for a game in this channel")
     @app_commands.describe(game="Which game", options="Options as name=value, e.g. target=15")
     async def new(self, interaction: Interaction, game: str, options: str | None = None) -> None:
         """Opens a lobby in this channel with the caller seated."""
-        await interaction.response.defer(thinking=True)
         try:
-            out = await self.bot.tables.create(
-                channel_id=str(interaction.channel_id),
-                guild_id=str(interaction.guild_id) if interaction.guild_id else None,
-                game=game.strip().lower(),
-                creator=person(interaction),
-                options=parse_options(options),
-            )
+            parsed = parse_options(options)
         except GameError as err:
-            await interaction.followup.send(str(err), ephemeral=True)
+            await interaction.response.send_message(str(err), ephemeral=True)
             return
-        await interaction.followup.send(discord.utils.escape_mentions(out.text()))
+        await open_table(interaction, game.strip().lower(), parsed)
 
     @new.autocomplete("game")
     async def _game_names(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -188,7 +218,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     @app_commands.command(name="board", description="Show the current picture of this channel's game")
     async def board(self, interaction: Interaction) -> None:
         """Re-posts the picture of the channel's game (the last one if it has ended)."""
-        await interaction.response.defer(thinking=True)
+        await begin(interaction)
         try:
             table = await self.bot.tables.table(str(interaction.channel_id))
         except GameError as err:
@@ -196,14 +226,16 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             return
         if table.game is None:
             names = ", ".join(s.name for s in table.seats) or "nobody yet"
-            await interaction.followup.send(f"{table.title} table, not started. Seated: {names}.")
+            await interaction.followup.send(f"{table.title} table, not started. Seated: {names}.", ephemeral=True)
             return
         png = await self.bot.picture(table.row.game, table.game.view(None), title=table.title)
         acting = ", ".join(table.game.to_act()) or "nobody (the game is over)"
-        await interaction.followup.send(
+        await channel_of(interaction).send(
             discord.utils.escape_mentions(f"{table.title} — {table.row.status}. To act: {acting}."),
             file=discord.File(fp=io.BytesIO(png), filename=f"{table.row.game}-{table.row.id}.png"),
+            allowed_mentions=discord.AllowedMentions.none(),
         )
+        await interaction.followup.send("Posted.", ephemeral=True)
 
     @app_commands.command(name="hand", description="See your hidden cards (only you see the reply)")
     async def hand(self, interaction: Interaction) -> None:
@@ -241,7 +273,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     @app_commands.command(name="abort", description="End this channel's game for good (creator or channel managers)")
     async def abort(self, interaction: Interaction) -> None:
         """Aborts the channel's game."""
-        await interaction.response.defer(thinking=True)
+        await begin(interaction)
         perms = interaction.permissions
         try:
             out = await self.bot.tables.abort(

@@ -17,7 +17,7 @@ from discord.ext import commands
 
 from cogs.buttons import QUICK_MOVES
 from cogs.client import Tablehost
-from cogs.game import Interaction, person, play_move
+from cogs.game import Interaction, open_table, play_move
 from engines import GameError
 from engines.nxs.view import piece_moves
 from host.tables import Table
@@ -83,21 +83,9 @@ class NxsCog(commands.GroupCog, group_name="nxs", group_description="NXS: a two-
         black_target: app_commands.Range[int, 1, 37] | None = None,
     ) -> None:
         """Opens an NXS lobby with the caller seated."""
-        await interaction.response.defer(thinking=True)
         handicap = {k: v for k, v in (("white", white_target), ("black", black_target)) if v is not None}
         options: dict[str, Any] = {"layout": layout, "target": target, "handicap": handicap}
-        try:
-            out = await self.bot.tables.create(
-                channel_id=str(interaction.channel_id),
-                guild_id=str(interaction.guild_id) if interaction.guild_id else None,
-                game="nxs",
-                creator=person(interaction),
-                options=options,
-            )
-        except GameError as err:
-            await interaction.followup.send(str(err), ephemeral=True)
-            return
-        await interaction.followup.send(discord.utils.escape_mentions(out.text()))
+        await open_table(interaction, "nxs", options)
 
     @app_commands.command(name="move", description="Slide a ship along one of its arrows")
     async def move(self, interaction: Interaction, origin: str, destination: str) -> None:

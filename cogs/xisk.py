@@ -9,14 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import discord
 from discord import app_commands
 from discord.ext import commands
 
 from cogs.buttons import QUICK_MOVES
 from cogs.client import Tablehost
 from cogs.delivery import EVENT_FORMATTERS, SECRET_FORMATTERS
-from cogs.game import Interaction, person, play_move
+from cogs.game import Interaction, open_table, play_move
 from engines import GameError
 from engines.xisk.board import Board, load_board
 from host.tables import Table
@@ -151,20 +150,8 @@ class XiskCog(commands.GroupCog, group_name="xisk", group_description="XISK: wor
         self, interaction: Interaction, cards_per_player: app_commands.Range[int, 1, 21] | None = None
     ) -> None:
         """Opens a XISK lobby with the caller seated."""
-        await interaction.response.defer(thinking=True)
         options = {} if cards_per_player is None else {"cards_per_player": cards_per_player}
-        try:
-            out = await self.bot.tables.create(
-                channel_id=str(interaction.channel_id),
-                guild_id=str(interaction.guild_id) if interaction.guild_id else None,
-                game="xisk",
-                creator=person(interaction),
-                options=options,
-            )
-        except GameError as err:
-            await interaction.followup.send(str(err), ephemeral=True)
-            return
-        await interaction.followup.send(discord.utils.escape_mentions(out.text()))
+        await open_table(interaction, "xisk", options)
 
     @app_commands.command(name="claim", description="Claim a country with the card whose turn it is")
     async def claim(self, interaction: Interaction, country: str) -> None:

@@ -1,0 +1,29 @@
+"""Helpers for the Tablehost Discord tests."""
+
+from __future__ import annotations
+
+from tests.fakediscord.api import DiscordTest
+from tests.fakediscord.recorder import SentMessage
+
+
+def pictures(messages: list[SentMessage]) -> list[SentMessage]:
+    """Returns the messages that carry a PNG, after checking that each one decodes."""
+    out = [m for m in messages if m.files]
+    for m in out:
+        for f in m.files:
+            assert f.image().format == "PNG"
+    return out
+
+
+async def open_tally(dt: DiscordTest, *players: str, options: str | None = None) -> None:
+    """Opens and starts a Tally table in #general with the given players (the first opens it)."""
+    extra = {"options": options} if options else {}
+    await dt.slash("game", "new", user=players[0], game="tally", **extra)
+    for p in players[1:]:
+        await dt.slash("game", "join", user=p)
+    await dt.slash("game", "start", user=players[0])
+
+
+def last_turn_message(dt: DiscordTest) -> SentMessage:
+    """Returns the newest channel message that has buttons."""
+    return [m for m in dt.messages("general") if m.buttons()][-1]

@@ -1,0 +1,204 @@
+"""The shared /game cog, end to end through the real discord.py client and the fake Discord."""
+
+from __future__ import annotations
+
+from tests.discord.tablehost.helpers import last_turn_message, open_tally, pictures
+from tests.fakediscord.api import DiscordTest
+
+CREATE_MESSAGE = "POST /channels/{channel_id}/messages"
+
+
+async def test_start_posts_a_picture_pings_the_first_player_and_dms_each_secret(discord_test: DiscordTest) -> None:
+    await open_tally(discord_test, "ann", "bob")
+    ann = discord_test.user("ann")
+    [start] = pictures(discord_test.messages("general"))
+    assert "Tally begins: Ann, Bob." in start.content and ann.mention in start.content
+    [ann_dm], [bob_dm] = discord_test.dms("ann"), discord_test.dms("bob")
+    assert "Your secret is" in ann_dm.content and "Your secret is" in bob_dm.content
+    ann_secret = ann_dm.content.split("Your secret is ")[1].split(".")[0]
+    assert ann_secret not in " ".join(m.content for m in discord_test.messages("general"))
+
+
+async def test_board_reposts_the_picture(discord_test: DiscordTest) -> None:
+    await open_tally(discord_test, "ann", "bob")
+    before = len(discord_test.messages("general"))
+    record = await discord_test.slash("game", "board", user="cy")  # a spectator may look
+    assert record.deferred and record.in_time and record.ephemeral
+    [post] = discord_test.messages("general")[before:]
+    [board] = post.files
+    assert board.image().width == 800
+    assert "To act: Ann" in post.content
+
+
+async def test_a_move_is_announced_with_a_new_picture_and_the_next_ping(discord_test: DiscordTest) -> None:
+    await open_tally(discord_test, "ann", "bob")
+    before = len(discord_test.messages("general"))
+    record = await discord_test.slash("game", "play", user="ann", move="add 2")
+    assert record.ephemeral and record.in_time and record.content == "Played `add 2`."
+    [post] = discord_test.messages("general")[before:]
+    assert post.content.startswith("Ann adds 2: the total is 2.")
+    assert discord_test.user("bob").mention in post.content
+    assert pictures([post])
+
+
+async def test_an_illegal_move_gets_an_ephemeral_refusal_for_the_caller_only(discord_test: DiscordTest) -> None:
+    await open_tally(discord_test, "ann", "bob")
+    before, bob_saw = len(discord_test.messages("general")), len(discord_test.ephemerals("bob"))
+    record = await discord_test.slash("game", "play", user="ann", move="add 9")
+    assert record.ephemeral and record.content == "You may add 1, 2 or 3, not 9."
+    assert [m.content for m in discord_test.ephemerals("ann")][-1] == "You may add 1, 2 or 3, not 9."
+    assert len(discord_test.messages("general")) == before
+    assert len(discord_test.ephemerals("bob")) == bob_saw
+
+
+async def test_out_of_turn_and_non_players_are_refused(discord_test: DiscordTest) -> None:
+    await open_tally(discord_test, "ann", "bob")
+    out_of_turn = await discord_test.slash("game", "play", user="bob", move="add 1")
+    assert out_of_turn.ephemeral and "not your turn" in out_of_turn.content
+    stranger = await discord_test.slash("game", "play", user="cy", move="add 1")
+    assert stranger.ephemeral and "not playing" in stranger.content
+
+
+async def test_move_autocomplete_lists_the_callers_legal_moves(discord_test: DiscordTest) -> None:
+    await open_tally(discord_test, "ann", "bob")
+    assert await discord_test.autocomplete("game", "play", focused="move", user="ann", move="ad") == [
+        "add 1", "add 2", "add 3"
+    ]
+    assert await discord_test.autocomplete("game", "play", focused="move", user="bob", move="") == []
+
+
+async def test_hand_is_ephemeral_and_only_the_callers(discord_test: DiscordTest) -> None:
+    await open_tally(discord_test, "ann", "bob")
+    record = await discord_test.slash("game", "hand", user="bob")
+    assert record.ephemeral and record.content.startswith("**Secret:**")
+    secret = record.content.split("**Secret:** ")[1]
+    assert secret in discord_test.dms("bob")[0].content
+
+
+async def test_log_lists_recent_moves(discord_test: DiscordTest) -> None:
+    await open_tally(discord_test, "ann", "bob")
+    await discord_test.slash("game", "play", user="ann", move="add 1")
+    await discord_test.slash("game", "play", user="bob", move="roll")
+    record = await discord_test.slash("game", "log", user="cy")
+    assert record.ephemeral
+    assert record.content.splitlines() == ["`   1` Ann: `add 1`", "`   2` Bob: `roll`"]
+
+
+async def test_a_button_plays_its_move_and_an_old_button_is_refused(discord_test: DiscordTest) -> None:
+    await open_tally(discord_test, "ann", "bob")
+    first = last_turn_message(discord_test)
+    record = await discord_test.click(first, "Add 3", user="ann")
+    assert record.in_time and record.content == "Played `add 3`."
+    assert first.buttons() == []  # the clicked message loses its buttons
+    assert "Ann adds 3: the total is 3." in discord_test.messages("general")[-1].content
+
+    second = last_turn_message(discord_test)
+    await discord_test.slash("game", "play", user="bob", move="add 1")  # played without the buttons
+    stale = await discord_test.click(second, "Add 1", user="ann")
+    assert stale.ephemeral and "out of date" in stale.content
+    assert second.buttons() == []
+
+
+async def test_a_button_click_out_of_turn_is_refused(discord_test: DiscordTest) -> None:
+    await open_tally(discord_test, "ann", "bob")
+    record = await discord_test.click(last_turn_message(discord_test), "Add 1", user="bob")
+    assert record.ephemeral and "not your turn" in record.content
+
+
+async def test_closed_dms_give_a_notice_without_the_secret_and_the_game_goes_on(discord_test: DiscordTest) -> None:
+    closed = discord_test.fake.close_dms(discord_test.user("bob"))
+    await open_tally(discord_test, "ann", "bob")
+    assert closed.hits >= 1 and discord_test.dms("bob") == []
+    notices = [m.content for m in discord_test.messages("general") if "DMs are closed" in m.content]
+    assert len(notices) == 1 and "Bob" in notices[0] and "/game hand" in notices[0]
+    hand = await discord_test.slash("game", "hand", user="bob")
+    secret = hand.content.split("**Secret:** ")[1]
+    assert all(secret not in m.content for m in discord_test.messages("general"))
+    await discord_test.slash("game", "play", user="ann", move="add 1")
+    record = await discord_test.slash("game", "play", user="bob", move="add 1")
+    assert record.content == "Played `add 1`."
+
+
+async def test_a_rate_limited_post_is_retried_and_arrives_once(discord_test: DiscordTest) -> None:
+    await open_tally(discord_test, "ann", "bob")
+    before = len(discord_test.messages("general"))
+    limit = discord_test.faults.rate_limit(CREATE_MESSAGE, retry_after=0.2)
+    await discord_test.slash("game", "play", user="ann", move="add 1")
+    assert limit.hits == 1
+    posts = discord_test.messages("general")[before:]
+    assert [p.content.splitlines()[0] for p in posts] == ["Ann adds 1: the total is 1."]
+
+
+async def test_a_failing_upload_is_reported_and_the_move_stays_committed(
+    discord_test: DiscordTest, quick_backoff: float, tables
+) -> None:
+    await open_tally(discord_test, "ann", "bob")
+    failure = discord_test.faults.fail(CREATE_MESSAGE, status=500, times=None)
+    record = await discord_test.slash("game", "play", user="ann", move="add 2")
+    discord_test.faults.clear()
+    assert failure.hits == 5
+    assert "Played `add 2`, but Discord refused the post (500)" in record.content
+    table = await tables.table(str(discord_test.channel("general").id))
+    assert table.game.view(None)["total"] == 2 and table.row.version == 1
+    await discord_test.slash("game", "board", user="ann")
+    post = discord_test.messages("general")[-1]
+    assert post.files and "To act: Bob" in post.content
+
+
+async def test_a_dropped_gateway_resumes_and_the_next_command_works(discord_test: DiscordTest) -> None:
+    await open_tally(discord_test, "ann", "bob")
+    await discord_test.drop_gateway()
+    await discord_test.wait_connected()
+    record = await discord_test.slash("game", "play", user="ann", move="add 1")
+    assert record.content == "Played `add 1`."
+
+
+async def test_a_restarted_bot_shows_the_same_game_and_old_buttons_still_work(
+    discord_test: DiscordTest, db_file: str
+) -> None:
+    from cogs.client import Tablehost
+    from host.store import Store
+    from host.tables import Tables
+
+    await open_tally(discord_test, "ann", "bob")
+    await discord_test.slash("game", "play", user="ann", move="add 2")
+    turn = last_turn_message(discord_test)
+    await discord_test.stop_bot()
+
+    store = await Store.open(db_file)
+    try:
+        await discord_test.start_bot(lambda: Tablehost(tables=Tables(store, debug=True)))
+        await discord_test.slash("game", "board", user="cy")
+        post = discord_test.messages("general")[-1]
+        assert post.files and "To act: Bob" in post.content
+        record = await discord_test.click(turn, "Add 1", user="bob")
+        assert record.content == "Played `add 1`."
+        assert "Bob adds 1: the total is 3." in discord_test.messages("general")[-1].content
+    finally:
+        await discord_test.stop_bot()
+        await store.close()
+
+
+async def test_abort_needs_the_creator_or_manage_channels(discord_test: DiscordTest) -> None:
+    await open_tally(discord_test, "ann", "bob")
+    refused = await discord_test.slash("game", "abort", user="bob")
+    assert refused.ephemeral and "Manage Channels" in refused.content
+    await discord_test.slash("game", "abort", user="ann")
+    assert "Ann aborted the Tally game." in discord_test.messages("general")[-1].content
+    after = await discord_test.slash("game", "play", user="ann", move="add 1")
+    assert "no game running" in after.content
+
+
+async def test_lobby_refusals_are_ephemeral(discord_test: DiscordTest) -> None:
+    await discord_test.slash("game", "new", user="ann", game="tally")
+    again = await discord_test.slash("game", "new", user="bob", game="tally")
+    assert again.ephemeral and "already has" in again.content
+    early = await discord_test.slash("game", "start", user="ann")
+    assert early.ephemeral and "needs 2–4 players" in early.content
+    bad = await discord_test.slash("game", "new", user="bob", game="chess", channel="table-1")
+    assert bad.ephemeral and "no game called 'chess'" in bad.content
+
+
+async def test_help_lists_the_games(discord_test: DiscordTest) -> None:
+    record = await discord_test.slash("game", "help", user="ann")
+    assert record.ephemeral and "XISK" in record.content and "NXS" in record.content

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -83,9 +84,13 @@ def secret_part(game: Game, player: str, public: dict[str, Any]) -> dict[str, An
 class Tables:
     """The table service shared by every adapter (Discord cogs, the console)."""
 
-    def __init__(self, store: Store, *, debug: bool = False) -> None:
+    def __init__(
+        self, store: Store, *, debug: bool = False, seeds: Callable[[], int] = lambda: secrets.randbits(62)
+    ) -> None:
+        """``seeds`` draws the seed of each new game (tests pass a fixed one)."""
         self.store = store
         self.debug = debug
+        self._seeds = seeds
         self._locks: dict[str, asyncio.Lock] = {}
         self._cache: dict[int, tuple[int, Game]] = {}
         self._closing = False
@@ -183,7 +188,7 @@ class Tables:
                 raise Refusal(
                     f"{cls.TITLE} needs {cls._seat_range()} players; {len(seats)} seated."
                 )
-            seed = secrets.randbits(62) if seed is None else seed
+            seed = self._seeds() if seed is None else seed
             game = cls.new([s.name for s in seats], seed, row.options)
             snapshot = game.to_json()
             await self.store.start_game(row.id, seed=seed, snapshot=snapshot)

@@ -1,0 +1,203 @@
+"""XISK on Discord: lobby to victory through /xisk commands and buttons, hands by DM only."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+
+import pytest
+
+from cogs.client import Tablehost
+from host.tables import Refusal, Table, Tables
+from tests.discord.tablehost.helpers import pictures
+from tests.fakediscord.api import DiscordTest
+
+NAMES = {"Ann": "ann", "Bob": "bob", "Cy": "cy"}
+CARD = re.compile(r"\b(?:[AKQJ2-9]|10)[SHDC]\b")
+
+
+@pytest.fixture(name="bot_factory")
+def seeded_factory(tables: Tables) -> Callable[[], Tablehost]:
+    """Builds the bot with a fixed seed for every new game."""
+    tables._seeds = lambda: 20261130
+    return lambda: Tablehost(tables=tables)
+
+
+async def table_of(dt: DiscordTest, tables: Tables) -> Table:
+    return await tables.table(str(dt.channel("general").id))
+
+
+async def play(dt: DiscordTest, user: str, move: str, table: Table) -> None:
+    """Plays one XISK move the way a player would: a button when there is one, else its slash command."""
+    words = move.split()
+    turn = [m for m in dt.messages("general") if m.buttons()]
+    if turn:
+        for button in turn[-1].buttons():
+            if button["custom_id"].endswith(":" + "+".join(words)):
+                record = await dt.click(turn[-1], button["label"], user=user)
+                assert record.content == f"Played `{move}`.", record.content
+                return
+    kind = words[0]
+    options: dict[str, object] = {}
+    if kind in {"claim", "place"}:
+        options["country"] = words[1]
+        if kind == "place":
+            options["chips"] = int(words[2])
+    elif kind in {"attack", "adjust"}:
+        options.update(origin=words[1], target=words[2])
+        if kind == "adjust":
+            options["chips"] = int(words[3])
+    elif kind == "invade":
+        options["chips"] = int(words[1])
+    elif kind == "redeem":
+        options["cards"] = " ".join(words[1:])
+    record = await dt.slash("xisk", kind, user=user, **options)
+    assert record.ephemeral and record.content == f"Played `{move}`.", record.content
+
+
+def choose(legal: list[str], rng: random.Random) -> str:
+    """Returns an aggressive but seeded choice: redeem, place all at once, attack, invade all, else end."""
+    for prefix in ("redeem", "claim"):
+        options = [m for m in legal if m.startswith(prefix)]
+        if options:
+            return rng.choice(options)
+    places = [m for m in legal if m.startswith("place")]
+    if places:
+        most = max(int(m.split()[2]) for m in places)
+        return rng.choice([m for m in places if int(m.split()[2]) == most])
+    attacks = [m for m in legal if m.startswith("attack")]
+    if attacks:
+        return rng.choice(attacks)
+    invades = [m for m in legal if m.startswith("invade")]
+    if invades:
+        return invades[-1]
+    return "end" if "end" in legal else rng.choice(legal)
+
+
+def held_cards(table: Table) -> set[str]:
+    assert table.game is not None
+    return {c for p in table.game.players for c in table.game.view(p)["hand"]}
+
+
+async def test_three_players_from_new_through_claims_and_full_turns(discord_test: DiscordTest, tables: Tables) -> None:
+    dt = discord_test
+    await dt.slash("xisk", "new", user="ann", cards_per_player=4)
+    await dt.slash("game", "join", user="bob")
+    await dt.slash("game", "join", user="cy")
+    await dt.slash("game", "start", user="ann")
+    table = await table_of(dt, tables)
+    game = table.game
+    assert game is not None and game.view(None)["phase"] == "claim"
+
+    # The deal: each hand by DM to its owner only, never in the channel.
+    for name, user in NAMES.items():
+        [dm] = dt.dms(user)
+        hand = game.view(name)["hand"]
+        assert f"**Your hand ({len(hand)}):** {' '.join(hand)}" in dm.content
+    assert not CARD.findall("\n".join(m.content for m in dt.messages("general") if "claims" not in m.content))
+
+    rng = random.Random(5)
+    turns_started = 0
+    for _ in range(400):
+        table = await table_of(dt, tables)
+        game = table.game
+        assert game is not None
+        if game.is_over or turns_started > 4:
+            break
+        [actor] = game.to_act()
+        user = NAMES[actor]
+        before = len(dt.messages("general"))
+        phase = game.view(None)["phase"]
+        move = choose(game.legal_moves(actor), rng)
+
+        if rng.random() < 0.08:  # someone else tries to act: refused privately, nothing changes
+            other = next(u for n, u in NAMES.items() if n != actor)
+            refused = await dt.slash("xisk", "end", user=other)
+            assert refused.ephemeral and "not your turn" in refused.content
+            assert len(dt.messages("general")) == before
+
+        await play(dt, user, move, table)
+        after = await table_of(dt, tables)
+        new_posts = dt.messages("general")[before:]
+        assert pictures(new_posts), f"no picture after {move}"
+        post_text = "\n".join(m.content for m in new_posts)
+        assert not set(CARD.findall(post_text)) & held_cards(after), f"a held card leaked after {move}"
+        if after.game.to_act() and after.game.to_act() != [actor]:
+            next_user = dt.user(NAMES[after.game.to_act()[0]])
+            assert next_user.mention in post_text
+        elif after.game.to_act() == [actor] and phase not in ("claim",):
+            assert dt.user(user).mention not in post_text  # no ping for a player who keeps acting
+        if after.game.view(None)["phase"] == "supply" and phase != "supply":
+            turns_started += 1
+    assert turns_started >= 4
+
+    # Every hand that changed reached its owner by DM; the last DM shows the hand as it is now.
+    game = (await table_of(dt, tables)).game
+    for name, user in NAMES.items():
+        hand = game.view(name)["hand"]
+        last = [m.content for m in dt.dms(user) if "Your hand" in m.content][-1]
+        assert f"**Your hand ({len(hand)}):**" in last
+        assert all(card in last for card in hand)
+
+    # An illegal move by the player to act is refused privately and changes nothing.
+    actor = game.to_act()[0]
+    version = (await table_of(dt, tables)).row.version
+    refused = await dt.slash("xisk", "invade", user=NAMES[actor], chips=999)
+    assert refused.ephemeral and "invade" in refused.content.lower()
+    assert (await table_of(dt, tables)).row.version == version
+
+
+async def test_country_names_and_prefixes_are_resolved_and_autocompleted(
+    discord_test: DiscordTest, tables: Tables
+) -> None:
+    dt = discord_test
+    await dt.slash("xisk", "new", user="ann", cards_per_player=4)
+    await dt.slash("game", "join", user="bob")
+    await dt.slash("game", "start", user="ann")
+    game = (await table_of(dt, tables)).game
+    actor = game.to_act()[0]
+    choices = await dt.autocomplete("xisk", "claim", focused="country", user=NAMES[actor], country="kam")
+    assert choices == ["Kamchatka (0 chips)"]
+    assert await dt.autocomplete("xisk", "claim", focused="country", user="cy", country="") == []
+    vague = await dt.slash("xisk", "claim", user=NAMES[actor], country="west")
+    assert vague.ephemeral and "could mean" in vague.content
+    record = await dt.slash("xisk", "claim", user=NAMES[actor], country="Kamchatka")
+    assert record.content == "Played `claim kamchatka`."
+
+
+async def test_two_players_to_the_end_then_moves_are_refused_and_the_board_stays(
+    discord_test: DiscordTest, tables: Tables
+) -> None:
+    dt = discord_test
+    await dt.slash("xisk", "new", user="ann", cards_per_player=2)
+    await dt.slash("game", "join", user="bob")
+    await dt.slash("game", "start", user="ann")
+    channel = str(dt.channel("general").id)
+    rng = random.Random(11)
+    # The host plays the long middle of the game (the same code path the cog calls);
+    # Discord plays the start and the last moves to the victory.
+    for n in range(20000):
+        table = await tables.table(channel)
+        game = table.game
+        if game.is_over:
+            break
+        [actor] = game.to_act()
+        owned = sum(1 for c in game.view(None)["countries"].values() if c["owner"] == actor)
+        move = choose(game.legal_moves(actor), rng)
+        if n < 8 or owned >= 40:
+            await play(dt, NAMES[actor], move, table)
+        else:
+            await tables.act(channel, table.user_of(actor), move)
+    table = await tables.table(channel)
+    assert table.game.is_over
+    winner = table.game.winners[0]
+    assert f"Game over: {winner} wins!" in dt.messages("general")[-1].content
+
+    with pytest.raises(Refusal, match="no game running"):
+        await tables.act(channel, table.user_of(winner), "end")
+    late = await dt.slash("xisk", "end", user=NAMES[winner])
+    assert late.ephemeral and "no game running" in late.content
+    await dt.slash("game", "board", user="cy")
+    final = dt.messages("general")[-1]
+    assert final.files and "finished" in final.content

@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""Starts Tablehost: reads ``.env``, sets up logging, runs the Discord bot or the console table.
+
+    python bot.py [--sync]                                   # the Discord bot
+    python bot.py --console <game> --players ann,bob [...]   # a hot-seat game, no Discord
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import signal
+import sys
+
+from dotenv import load_dotenv
+
+NO_TOKEN = (
+    "DISCORD_TOKEN is not set: put it in .env (copy .env.example) or the environment;"
+    " to try a game without Discord, run: python bot.py --console <game> --players ann,bob"
+)
+
+
+async def run_bot(*, sync: bool) -> int:
+    """Runs the bot until it is closed or signalled; the store is closed cleanly after the last move."""
+    from cogs.client import COGS, Tablehost
+    from host.config import Config
+    from host.store import Store
+    from host.tables import Tables
+
+    config = Config.from_env()
+    assert config.token is not None
+    store = await Store.open(config.db_path)
+    tables = Tables(store, debug=config.debug)
+    try:
+        bot = Tablehost(
+            tables=tables,
+            render_workers=config.render_workers,
+            sync_guild=config.dev_guild_id,
+            sync=sync,
+            extensions=COGS,
+        )
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError):
+                loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))
+        async with bot:
+            await bot.start(config.token)
+    finally:
+        await tables.drain()  # a move in progress finishes its commit first
+        await store.close()
+        logging.getLogger(__name__).info("store closed; goodbye")
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    """Parses arguments and runs the bot or the console; returns the exit status."""
+    load_dotenv()
+    if argv[:1] == ["--console"]:
+        import console
+
+        return console.main(argv[1:])
+    parser = argparse.ArgumentParser(description="Run the Tablehost Discord bot.")
+    parser.add_argument("--sync", action="store_true", help="sync slash commands (to DEV_GUILD_ID when set)")
+    parser.add_argument("--console", action="store_true", help="play at the console instead (see console.py)")
+    args = parser.parse_args(argv)
+
+    from host.config import Config
+
+    try:
+        config = Config.from_env()
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    if config.token is None:
+        print(NO_TOKEN, file=sys.stderr)
+        return 2
+    logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("discord.http").setLevel(logging.WARNING)
+    return asyncio.run(run_bot(sync=args.sync))
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,78 @@
+"""The Discord client: owns the table service and the picture workers, loads the cogs."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from host.tables import Tables
+from render import render
+
+log = logging.getLogger(__name__)
+
+COGS: tuple[str, ...] = ("cogs.game",)
+"""Extensions loaded at start-up; each game's cog adds itself here."""
+
+
+class Tablehost(commands.Bot):
+    """The bot: slash commands only, no privileged intents.
+
+    ``tables`` is passed in and owned by the caller (``bot.py`` opens and closes
+    the store); at most ``render_workers`` pictures are drawn at once, each in a
+    worker thread so the event loop keeps answering within Discord's 3 s window.
+    """
+
+    def __init__(
+        self,
+        *,
+        tables: Tables,
+        render_workers: int = 2,
+        sync_guild: int | None = None,
+        sync: bool = False,
+        extensions: tuple[str, ...] = COGS,
+        **options: Any,
+    ) -> None:
+        intents = discord.Intents.default()  # guilds, no privileged intents
+        intents.message_content = False
+        intents.members = False
+        intents.presences = False
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, **options)
+        self.tables = tables
+        self._render_slots = asyncio.Semaphore(render_workers)
+        self._sync_guild = sync_guild
+        self._sync = sync
+        self._extensions = extensions
+
+    async def setup_hook(self) -> None:
+        """Loads every cog and registers buttons; syncs commands when asked to."""
+        from cogs.buttons import MoveButton
+
+        self.add_dynamic_items(MoveButton)
+        for ext in self._extensions:
+            await self.load_extension(ext)
+        if self._sync:
+            await self.sync_commands()
+
+    async def sync_commands(self) -> int:
+        """Syncs slash commands to the dev guild when set, else globally; returns how many."""
+        if self._sync_guild:
+            guild = discord.Object(id=self._sync_guild)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+        else:
+            synced = await self.tree.sync()
+        log.info("synced %d commands to %s", len(synced), self._sync_guild or "all servers")
+        return len(synced)
+
+    async def picture(self, game: str, view: dict[str, Any], *, title: str | None = None, **marks: Any) -> bytes:
+        """Returns the PNG of a view, drawn in a worker thread with a bound on concurrent renders."""
+        async with self._render_slots:
+            return await asyncio.to_thread(render, game, view, title=title, **marks)
+
+    async def on_ready(self) -> None:
+        """Logs who the bot is once connected."""
+        log.info("ready as %s in %d servers", self.user, len(self.guilds))

@@ -1,0 +1,274 @@
+"""The shared ``/game`` commands: lobby, moves by notation, board, hand, log, abort, help.
+
+Every command defers within Discord's 3 s window, calls the table service,
+draws in a worker thread and answers once. Refusals and engine errors come
+back as ephemeral replies with the engine's sentence; nothing changes.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.client import Tablehost
+from cogs.delivery import format_secret, post_public, send_private
+from engines import GAMES, GameError
+from host.options import parse_options
+from host.store import Status
+from host.tables import Person, secret_part
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction[Tablehost]
+
+
+def person(interaction: Interaction) -> Person:
+    """Returns the caller as a table person."""
+    return Person(str(interaction.user.id), interaction.user.display_name)
+
+
+def where(interaction: Interaction) -> str:
+    """Returns a short 'in #channel' label for DMs."""
+    channel = interaction.channel
+    name = getattr(channel, "name", None)
+    return f"In #{name}" if name else f"In channel {interaction.channel_id}"
+
+
+async def deliver(interaction: Interaction, out: Any) -> None:
+    """Posts an outbox in the interaction's channel and sends its DMs."""
+    bot = interaction.client
+    channel = interaction.channel
+    assert channel is not None and isinstance(channel, discord.abc.Messageable)
+    table = None
+    if out.picture:
+        table = await bot.tables.table(str(interaction.channel_id))
+    await post_public(bot, channel, out, table)
+    await send_private(bot, channel, out, where=where(interaction))
+
+
+async def play_move(interaction: Interaction, move: str, *, button: tuple[int, int] | None = None) -> None:
+    """Plays a move for the caller: ephemeral refusal, or a public post with the new picture.
+
+    ``button`` is (game id, version) when the move comes from a button; a stale
+    button is refused and its buttons removed.
+    """
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    bot = interaction.client
+    channel_id = str(interaction.channel_id)
+    if button is not None:
+        row = await bot.tables.store.active_game(channel_id)
+        stale = None
+        if row is None or row.id != button[0] or row.status is not Status.RUNNING:
+            stale = "This game has ended."
+        elif row.version != button[1]:
+            stale = "This button is out of date: use the newest message."
+        if stale:
+            await interaction.followup.send(stale, ephemeral=True)
+            if interaction.message is not None:
+                await interaction.message.edit(view=None)
+            return
+    try:
+        out = await bot.tables.act(channel_id, str(interaction.user.id), move, interaction_id=str(interaction.id))
+    except GameError as err:
+        await interaction.followup.send(str(err), ephemeral=True)
+        return
+    if out.duplicate:
+        await interaction.followup.send("That move was already played.", ephemeral=True)
+        return
+    if button is not None and interaction.message is not None:
+        await interaction.message.edit(view=None)
+    await deliver(interaction, out)
+    await interaction.followup.send(f"Played `{out.move}`.", ephemeral=True)
+
+
+@app_commands.guild_only()
+class GameCog(commands.GroupCog, group_name="game", group_description="Play board games in this channel"):
+    """Commands every game shares."""
+
+    def __init__(self, bot: Tablehost) -> None:
+        self.bot = bot
+        super().__init__()
+
+    async def cog_app_command_error(self, interaction: Interaction, error: app_commands.AppCommandError) -> None:
+        """Turns a bug into a short apology; the full trace goes to the log only."""
+        original = getattr(error, "original", error)
+        if isinstance(original, GameError):
+            message = str(original)
+        else:
+            log.error("command %s failed", interaction.command and interaction.command.qualified_name,
+                      exc_info=original)
+            message = "Something went wrong on our side; nothing was changed. Please try again."
+        if interaction.response.is_done():
+            await interaction.followup.send(message, ephemeral=True)
+        else:
+            await interaction.response.send_message(message, ephemeral=True)
+
+    async def _lobby(self, interaction: Interaction, action: str) -> None:
+        await interaction.response.defer(thinking=True)
+        tables, channel = self.bot.tables, str(interaction.channel_id)
+        try:
+            if action == "join":
+                out = await tables.join(channel, person(interaction))
+            elif action == "leave":
+                out = await tables.leave(channel, person(interaction))
+            else:
+                out = await tables.start(channel, person(interaction))
+        except GameError as err:
+            await interaction.followup.send(str(err), ephemeral=True)
+            return
+        await interaction.followup.send(discord.utils.escape_mentions(out.text()))
+        if out.picture:
+            await deliver(interaction, out)
+
+    @app_commands.command(name="new", description="Open a table for a game in this channel")
+    @app_commands.describe(game="Which game", options="Options as name=value, e.g. target=15")
+    async def new(self, interaction: Interaction, game: str, options: str | None = None) -> None:
+        """Opens a lobby in this channel with the caller seated."""
+        await interaction.response.defer(thinking=True)
+        try:
+            out = await self.bot.tables.create(
+                channel_id=str(interaction.channel_id),
+                guild_id=str(interaction.guild_id) if interaction.guild_id else None,
+                game=game.strip().lower(),
+                creator=person(interaction),
+                options=parse_options(options),
+            )
+        except GameError as err:
+            await interaction.followup.send(str(err), ephemeral=True)
+            return
+        await interaction.followup.send(discord.utils.escape_mentions(out.text()))
+
+    @new.autocomplete("game")
+    async def _game_names(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return [
+            app_commands.Choice(name=f"{cls.TITLE} ({cls._seat_range()} players)", value=name)
+            for name, cls in sorted(GAMES.items())
+            if current.lower() in name or current.lower() in cls.TITLE.lower()
+        ][:25]
+
+    @app_commands.command(name="join", description="Take a seat at this channel's table")
+    async def join(self, interaction: Interaction) -> None:
+        """Seats the caller."""
+        await self._lobby(interaction, "join")
+
+    @app_commands.command(name="leave", description="Leave this channel's table before it starts")
+    async def leave(self, interaction: Interaction) -> None:
+        """Unseats the caller."""
+        await self._lobby(interaction, "leave")
+
+    @app_commands.command(name="start", description="Start the game with the seated players")
+    async def start(self, interaction: Interaction) -> None:
+        """Starts the game: first picture, first ping, hands by DM."""
+        await self._lobby(interaction, "start")
+
+    @app_commands.command(name="play", description="Play a move in the game's notation")
+    @app_commands.describe(move="Your move, e.g. 'end' (suggestions show the legal ones)")
+    async def play(self, interaction: Interaction, move: str) -> None:
+        """Plays a move typed in notation."""
+        await play_move(interaction, move)
+
+    @play.autocomplete("move")
+    async def _legal(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        try:
+            table = await self.bot.tables.table(str(interaction.channel_id))
+        except GameError:
+            return []
+        name = table.name_of(str(interaction.user.id))
+        if table.game is None or name is None or table.game.is_over:
+            return []
+        needle = " ".join(current.lower().split())
+        legal = [m for m in table.game.legal_moves(name) if needle in m]
+        return [app_commands.Choice(name=m[:100], value=m[:100]) for m in legal[:25]]
+
+    @app_commands.command(name="board", description="Show the current picture of this channel's game")
+    async def board(self, interaction: Interaction) -> None:
+        """Re-posts the picture of the channel's game (the last one if it has ended)."""
+        await interaction.response.defer(thinking=True)
+        try:
+            table = await self.bot.tables.table(str(interaction.channel_id))
+        except GameError as err:
+            await interaction.followup.send(str(err), ephemeral=True)
+            return
+        if table.game is None:
+            names = ", ".join(s.name for s in table.seats) or "nobody yet"
+            await interaction.followup.send(f"{table.title} table, not started. Seated: {names}.")
+            return
+        png = await self.bot.picture(table.row.game, table.game.view(None), title=table.title)
+        acting = ", ".join(table.game.to_act()) or "nobody (the game is over)"
+        await interaction.followup.send(
+            discord.utils.escape_mentions(f"{table.title} — {table.row.status}. To act: {acting}."),
+            file=discord.File(fp=io.BytesIO(png), filename=f"{table.row.game}-{table.row.id}.png"),
+        )
+
+    @app_commands.command(name="hand", description="See your hidden cards (only you see the reply)")
+    async def hand(self, interaction: Interaction) -> None:
+        """Replies ephemerally with the caller's private view."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            table = await self.bot.tables.table(str(interaction.channel_id))
+        except GameError as err:
+            await interaction.followup.send(str(err), ephemeral=True)
+            return
+        name = table.name_of(str(interaction.user.id))
+        if name is None or table.game is None:
+            await interaction.followup.send("You have no hand here: you are not playing a started game.")
+            return
+        secret = secret_part(table.game, name, table.game.view(None))
+        text = format_secret(table.row.game, secret) if secret else "This game has no hidden cards."
+        await interaction.followup.send(text, ephemeral=True)
+
+    @app_commands.command(name="log", description="Show the most recent moves")
+    @app_commands.describe(count="How many moves (1–25)")
+    async def log_(self, interaction: Interaction, count: app_commands.Range[int, 1, 25] = 10) -> None:
+        """Replies ephemerally with the last moves in notation."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            table, moves = await self.bot.tables.log(str(interaction.channel_id), last=count)
+        except GameError as err:
+            await interaction.followup.send(str(err), ephemeral=True)
+            return
+        names = {s.player_id: s.name for s in table.seats}
+        lines = [f"`{m.seq:>4}` {names.get(m.player_id, '?')}: `{m.move}`" for m in moves]
+        await interaction.followup.send(
+            discord.utils.escape_mentions("\n".join(lines) or "No moves yet."), ephemeral=True
+        )
+
+    @app_commands.command(name="abort", description="End this channel's game for good (creator or channel managers)")
+    async def abort(self, interaction: Interaction) -> None:
+        """Aborts the channel's game."""
+        await interaction.response.defer(thinking=True)
+        perms = interaction.permissions
+        try:
+            out = await self.bot.tables.abort(
+                str(interaction.channel_id), person(interaction), can_manage=perms.manage_channels
+            )
+        except GameError as err:
+            await interaction.followup.send(str(err), ephemeral=True)
+            return
+        await interaction.followup.send(discord.utils.escape_mentions(out.text()))
+
+    @app_commands.command(name="help", description="How to play here")
+    async def help(self, interaction: Interaction) -> None:
+        """Replies ephemerally with the games and commands."""
+        games = "\n".join(
+            f"• **{cls.TITLE}** (`{name}`, {cls._seat_range()} players)" for name, cls in sorted(GAMES.items())
+        )
+        await interaction.response.send_message(HELP.format(games=games or "• none installed"), ephemeral=True)
+
+
+HELP = """**Tablehost** hosts play-by-post board games in this channel.
+{games}
+`/game new` opens a table · `/game join` · `/game leave` · `/game start`
+`/game play` plays a move in the game's notation (suggestions list the legal ones)
+`/game board` shows the picture · `/game hand` your hidden cards (only you see it) · `/game log` recent moves
+`/game abort` ends the game (its creator or Manage Channels)"""
+
+
+async def setup(bot: Tablehost) -> None:
+    """Adds the shared cog (discord.py extension entry point)."""
+    await bot.add_cog(GameCog(bot))

@@ -1,0 +1,1 @@
+"""The adapter-neutral table service: store, tables per channel, outboxes. No Discord here."""

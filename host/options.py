@@ -1,0 +1,40 @@
+"""Game options typed as text (``target=15 layout=short``), for the console and ``/game new``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engines import GameError
+
+
+def parse_value(text: str) -> Any:
+    """Returns the JSON-ish value of an option written as text.
+
+    >>> [parse_value(t) for t in ["12", "-3", "true", "off", "none", "short"]]
+    [12, -3, True, False, None, 'short']
+    """
+    low = text.strip().lower()
+    if low.lstrip("-").isdigit():
+        return int(low)
+    if low in {"true", "yes", "on"}:
+        return True
+    if low in {"false", "no", "off"}:
+        return False
+    if low in {"none", "null", "default"}:
+        return None
+    return text.strip()
+
+
+def parse_options(text: str | None) -> dict[str, Any]:
+    """Returns the options in ``key=value`` text; raises GameError on anything else.
+
+    >>> parse_options("target=15  layout=short")
+    {'target': 15, 'layout': 'short'}
+    """
+    out: dict[str, Any] = {}
+    for word in (text or "").replace(",", " ").split():
+        key, eq, value = word.partition("=")
+        if not eq or not key or not value:
+            raise GameError(f"I can't read the option '{word}': write name=value, like target=15.")
+        out[key.strip().lower()] = parse_value(value)
+    return out

@@ -1,0 +1,80 @@
+"""The store: schema migrations, WAL, one active game per channel, atomic versioned moves."""
+
+from __future__ import annotations
+
+import pytest
+
+from host.store import MIGRATIONS, StaleVersion, Status, Store, StoreError
+
+
+async def _running_game(store: Store) -> int:
+    row = await store.create_game(guild_id="1", channel_id="c", game="tally", creator_id="u", options={})
+    await store.add_seat(row.id, "u", "ann")
+    await store.start_game(row.id, seed=1, snapshot="{}")
+    return row.id
+
+
+async def test_schema_is_versioned_and_migrations_run_once(db_path: str) -> None:
+    first = await Store.open(db_path)
+    assert await first.schema_version() == len(MIGRATIONS)
+    await first.close()
+    again = await Store.open(db_path)  # nothing left to migrate: must not fail
+    assert await again.schema_version() == len(MIGRATIONS)
+    await again.close()
+
+
+async def test_database_uses_wal(store: Store) -> None:
+    async with store._db.execute("PRAGMA journal_mode") as cur:
+        row = await cur.fetchone()
+    assert row is not None and row[0].lower() == "wal"
+
+
+async def test_a_newer_schema_is_refused(db_path: str) -> None:
+    s = await Store.open(db_path)
+    await s._db.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
+    await s.close()
+    with pytest.raises(StoreError, match="newer than this bot"):
+        await Store.open(db_path)
+
+
+async def test_one_active_game_per_channel(store: Store) -> None:
+    await store.create_game(guild_id="1", channel_id="c", game="tally", creator_id="u", options={})
+    with pytest.raises(StoreError):
+        await store.create_game(guild_id="1", channel_id="c", game="tally", creator_id="v", options={})
+    other = await store.create_game(guild_id="1", channel_id="d", game="tally", creator_id="v", options={})
+    assert other.status is Status.LOBBY
+
+
+async def test_commit_writes_log_snapshot_and_version_together(store: Store) -> None:
+    gid = await _running_game(store)
+    v = await store.commit_move(
+        gid, expected_version=0, player_id="u", move="add 1", snapshot="S1", interaction_id="i1", finished=False
+    )
+    row = await store.game(gid)
+    assert (v, row.version, row.snapshot) == (1, 1, "S1")
+    assert [m.move for m in await store.moves(gid)] == ["add 1"]
+
+
+async def test_commit_with_a_stale_version_writes_nothing(store: Store) -> None:
+    gid = await _running_game(store)
+    await store.commit_move(
+        gid, expected_version=0, player_id="u", move="add 1", snapshot="S1", interaction_id=None, finished=False
+    )
+    with pytest.raises(StaleVersion):
+        await store.commit_move(
+            gid, expected_version=0, player_id="u", move="add 2", snapshot="S2", interaction_id=None,
+            finished=False,
+        )
+    row = await store.game(gid)
+    assert (row.version, row.snapshot) == (1, "S1")
+    assert len(await store.moves(gid)) == 1
+
+
+async def test_moves_last_keeps_the_most_recent_in_order(store: Store) -> None:
+    gid = await _running_game(store)
+    for v in range(5):
+        await store.commit_move(
+            gid, expected_version=v, player_id="u", move=f"m{v}", snapshot="S", interaction_id=None,
+            finished=False,
+        )
+    assert [m.move for m in await store.moves(gid, last=2)] == ["m3", "m4"]

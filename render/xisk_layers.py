@@ -15,11 +15,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import combinations
 
 from PIL import Image, ImageDraw, ImageFilter
 
 from engines.xisk.board import Board, load_board
-from render.common import BACKGROUND, MUTED, NEUTRAL, PANEL, Colour, font
+from render.common import BACKGROUND, INK, MUTED, NEUTRAL, PANEL, Colour, font, player_style
 
 PANEL_WIDTH = 420
 """Width of the side panel, right of the map."""
@@ -31,11 +32,20 @@ NAME_SIZE = 18
 """Font size of the country names."""
 SUPERSAMPLE = 4
 """Sprites are drawn this many times larger, then shrunk, for smooth edges."""
+REGION_LEVELS = 3
+"""Steps of a continent's soft edge (few flat steps keep the palette small and the PNG light)."""
+REGION_ALPHA = 64
+"""Opacity (of 255) of a continent's tint at its core."""
+NEUTRAL_OWNER = "neutral"
+"""The owner name the engine gives neutral countries."""
 
 OUTLINE: Colour = (14, 16, 20)
 EMPTY_RING: Colour = (190, 196, 206)
 NEUTRAL_RING: Colour = (250, 250, 250)
 INTER_EDGE: Colour = (128, 134, 146)
+RULE: Colour = (70, 76, 90)
+LABEL: Colour = (225, 228, 234)
+LEGEND: Colour = (215, 218, 226)
 
 CONTINENT_COLOURS: dict[str, Colour] = {
     "yellow": (214, 180, 40),
@@ -88,7 +98,7 @@ def wrap_stub(board: Board, a: str, b: str) -> tuple[tuple[float, float], tuple[
 
 
 def _regions(board: Board, base: Image.Image) -> None:
-    """Shades each continent softly: a blurred union of discs and of its inner lines."""
+    """Shades each continent softly: a blurred union of its discs, inner lines and triangles."""
     scale = 4
     w, h = board.canvas
     for cont in board.continents.values():
@@ -102,8 +112,12 @@ def _regions(board: Board, base: Image.Image) -> None:
             if board.continent_of[a] == board.continent_of[b] == cont.id:
                 (ax, ay), (bx, by) = board.positions[a], board.positions[b]
                 draw.line((ax / scale, ay / scale, bx / scale, by / scale), fill=255, width=round(70 / scale))
-        mask = mask.filter(ImageFilter.GaussianBlur(18 / scale)).resize((w, h), Image.Resampling.BILINEAR)
-        mask = mask.point(lambda v: v * 70 // 255)
+        for a, b, c in combinations(cont.countries, 3):
+            if board.adjacent(a, b) and board.adjacent(b, c) and board.adjacent(a, c):
+                draw.polygon([(board.positions[k][0] / scale, board.positions[k][1] / scale) for k in (a, b, c)],
+                             fill=255)
+        mask = mask.filter(ImageFilter.GaussianBlur(22 / scale)).resize((w, h), Image.Resampling.BILINEAR)
+        mask = mask.point(lambda v: min(REGION_LEVELS, v * (REGION_LEVELS + 1) // 256) * REGION_ALPHA // REGION_LEVELS)
         tint = Image.new("RGB", (w, h), continent_colour(cont.colour))
         region = base.crop((0, 0, w, h))
         region.paste(tint, (0, 0), mask)
@@ -185,7 +199,7 @@ def place_labels(board: Board, draw: ImageDraw.ImageDraw) -> dict[str, tuple[int
         box = (best[0] - 2, best[1] - 2, best[0] + tw + 2, best[1] + th + 2)
         obstacles.append(box)
         placed[c] = (round(best[0] - left), round(best[1] - t), round(tw), round(th))
-        draw.multiline_text((best[0] - left, best[1] - t), text, font=font(NAME_SIZE), fill=(225, 228, 234),
+        draw.multiline_text((best[0] - left, best[1] - t), text, font=font(NAME_SIZE), fill=LABEL,
                             spacing=1, align="center", stroke_width=3, stroke_fill=BACKGROUND)
     return placed
 
@@ -198,7 +212,7 @@ def _legend(board: Board, draw: ImageDraw.ImageDraw) -> None:
     for i, cont in enumerate(conts):
         x, y = 24 + i * step, h - 44
         draw.rounded_rectangle((x, y, x + 26, y + 26), radius=6, fill=continent_colour(cont.colour))
-        draw.text((x + 36, y + 13), f"{cont.name} +{cont.bonus}", font=font(22), fill=(215, 218, 226), anchor="lm")
+        draw.text((x + 36, y + 13), f"{cont.name} +{cont.bonus}", font=font(22), fill=LEGEND, anchor="lm")
 
 
 def build_static_layer(board: Board) -> StaticLayer:
@@ -211,7 +225,7 @@ def build_static_layer(board: Board) -> StaticLayer:
     labels = place_labels(board, draw)
     _legend(board, draw)
     draw.rectangle((w, 0, w + PANEL_WIDTH, h), fill=PANEL)
-    draw.line((w, 0, w, h), fill=(70, 76, 90), width=2)
+    draw.line((w, 0, w, h), fill=RULE, width=2)
     draw.text((w + 24, 18), "XISK", font=font(44), fill=(240, 242, 246))
     return StaticLayer(board, image, labels)
 
@@ -278,3 +292,22 @@ def disc_sprite(style: DiscStyle, radius: int = RADIUS, badge: int = BADGE) -> I
         draw.text((bx, by + s), style.mark, font=font(round(badge * 1.45) * s), fill=(*style.mark_ink, 255),
                   anchor="mm")
     return big.reduce(s)
+
+
+def owner_style(owner: str | None, seat_of: dict[str, int]) -> DiscStyle:
+    """Returns the disc style for a country's owner (a player, neutral, or None)."""
+    if owner is None:
+        return empty_style()
+    if owner == NEUTRAL_OWNER or owner not in seat_of:
+        return neutral_style()
+    st = player_style(seat_of[owner])
+    return DiscStyle(st.fill, OUTLINE, st.mark, (0, 0, 0))
+
+
+def count_ink(owner: str | None, seat_of: dict[str, int]) -> Colour:
+    """Returns the ink of a chip count that contrasts with the disc under it."""
+    if owner is None:
+        return INK
+    if owner == NEUTRAL_OWNER or owner not in seat_of:
+        return (0, 0, 0)
+    return player_style(seat_of[owner]).ink

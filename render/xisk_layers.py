@@ -41,6 +41,7 @@ NEUTRAL_OWNER = "neutral"
 
 OUTLINE: Colour = (14, 16, 20)
 EMPTY_RING: Colour = (190, 196, 206)
+UNCLAIMED: Colour = (26, 29, 36)
 NEUTRAL_RING: Colour = (250, 250, 250)
 INTER_EDGE: Colour = (128, 134, 146)
 RULE: Colour = (70, 76, 90)
@@ -170,26 +171,34 @@ def place_labels(board: Board, draw: ImageDraw.ImageDraw) -> dict[str, tuple[int
     obstacles: list[tuple[float, float, float, float]] = []
     for x, y in board.positions.values():
         obstacles.append((x - RADIUS - 3, y - RADIUS - 3, x + RADIUS + 3, y + RADIUS + 3))
+    for a, b in board.edges:
+        if is_wrapped(board, a, b):
+            for src, dst in ((a, b), (b, a)):
+                (sx, sy), (ex, ey) = wrap_stub(board, src, dst)
+                obstacles.append((min(sx, ex), min(sy, ey) - 10, max(sx, ex), max(sy, ey) + 10))
     w, h = board.canvas
     placed: dict[str, tuple[int, int, int, int]] = {}
     gap = 3
     for c in board.countries:
         x, y = board.positions[c]
+        own = (x - RADIUS - 3, y - RADIUS - 3, x + RADIUS + 3, y + RADIUS + 3)
+        bx = by = RADIUS * 0.72
+        badge = (x - bx - BADGE - 2, y - by - BADGE - 2, x - bx + BADGE + 2, y - by + BADGE + 2)
         text = _wrap_name(board.names[c], draw)
         left, t, r, b = draw.multiline_textbbox((0, 0), text, font=font(NAME_SIZE), spacing=1, align="center")
         tw, th = r - left, b - t
         candidates = [
-            (x - tw / 2, y + RADIUS + gap),  # below
-            (x - tw / 2, y - RADIUS - gap - th),  # above
             (x + RADIUS + gap + 2, y - th / 2),  # right
+            (x - tw / 2, y + RADIUS + gap),  # below
             (x - RADIUS - gap - 2 - tw, y - th / 2),  # left
+            (x - tw / 2, y - RADIUS - gap - th),  # above
             (x + RADIUS * 0.6, y + RADIUS * 0.8),  # below right
             (x - RADIUS * 0.6 - tw, y + RADIUS * 0.8),  # below left
         ]
         best, best_cost = candidates[0], math.inf
         for cx, cy in candidates:
             box = (cx - 2, cy - 2, cx + tw + 2, cy + th + 2)
-            cost = sum(_overlap(box, o) for o in obstacles)
+            cost = sum(_overlap(box, o) for o in obstacles if o != own) + _overlap(box, badge)
             if box[0] < 2 or box[1] < 2 or box[2] > w - 2 or box[3] > h - 70:
                 cost += 1e6
             if cost < best_cost:
@@ -254,7 +263,7 @@ def neutral_style() -> DiscStyle:
 
 
 def empty_style() -> DiscStyle:
-    """Returns the unclaimed country: an empty ring with no badge."""
+    """Returns the unclaimed country: a dark disc in a dashed ring, with no badge."""
     return DiscStyle(None, EMPTY_RING, "", MUTED)
 
 
@@ -269,8 +278,12 @@ def disc_sprite(style: DiscStyle, radius: int = RADIUS, badge: int = BADGE) -> I
     c = half * s
     r = radius * s
     if style.fill is None:
-        draw.ellipse((c - r, c - r, c + r, c + r), outline=(*OUTLINE, 255), width=7 * s)
-        draw.ellipse((c - r + s, c - r + s, c + r - s, c + r - s), outline=(*style.ring, 255), width=4 * s)
+        draw.ellipse((c - r, c - r, c + r, c + r), fill=(*UNCLAIMED, 255))
+        dash = 12
+        for k in range(dash):
+            start = k * 360 / dash
+            draw.arc((c - r + s, c - r + s, c + r - s, c + r - s), start, start + 360 / dash * 0.6,
+                     fill=(*style.ring, 255), width=4 * s)
     else:
         draw.ellipse((c - r, c - r, c + r, c + r), fill=(*OUTLINE, 255))
         if style.double_ring:

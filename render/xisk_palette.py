@@ -32,6 +32,7 @@ from render.xisk_layers import (
     OUTLINE,
     PANEL_WIDTH,
     RULE,
+    UNCLAIMED,
     DiscStyle,
     StaticLayer,
     disc_sprite,
@@ -48,7 +49,7 @@ BLACK: Colour = (0, 0, 0)
 def key_colours() -> list[Colour]:
     """Returns the colours that the palette holds exactly (players, inks, flat felt colours)."""
     keys: list[Colour] = [BACKGROUND, PANEL, INK, MUTED, NEUTRAL, OUTLINE, EMPTY_RING, NEUTRAL_RING, INTER_EDGE,
-                          RULE, LABEL, LEGEND, ACTING_ROW, DIM, GOLD, STRIKE, WHITE, BLACK, (250, 250, 250),
+                          RULE, LABEL, LEGEND, UNCLAIMED, ACTING_ROW, DIM, GOLD, STRIKE, WHITE, BLACK, (250, 250, 250),
                           (235, 235, 235)]
     for st in PLAYER_STYLES:
         keys += [st.fill, st.ink]

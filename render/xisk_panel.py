@@ -131,7 +131,7 @@ def _player_rows(draw: Pen, x0: int, y: int, view: dict[str, Any],
         draw.text((x0 + 78, y + 4), name, font=font(28), fill=ink)
         if gone:
             width = draw.textlength(name, font=font(28))
-            draw.line((x0 + 76, y + 20, x0 + 80 + width, y + 20), fill=STRIKE, width=3)
+            draw.line((x0 + 76, y + 24, x0 + 80 + width, y + 24), fill=STRIKE, width=3)
         stats = f"{n} countries · {chips} chips · {cards.get(p, 0)} cards"
         draw.text((x0 + 78, y + 36), _fit(stats, 21, right - x0 - 86), font=font(21),
                   fill=DIM if gone else MUTED)
@@ -236,7 +236,8 @@ def _headline(draw: Pen, x0: int, view: dict[str, Any]) -> None:
     label = PHASES.get(phase, phase.capitalize())
     turn = view.get("turn")
     draw.text((x0 + 24, 80), label, font=font(30), fill=INK)
-    who = f"{turn}'s turn" if turn else ", ".join(view.get("to_act") or [])
+    acting = ", ".join(view.get("to_act") or [])
+    who = f"{turn}'s turn" if turn else f"{acting} to claim" if phase == "claim" and acting else acting
     if who:
         draw.text((x0 + 24, 116), _fit(who, 22, PANEL_WIDTH - 48), font=font(22), fill=MUTED)
 

@@ -26,7 +26,7 @@ PANEL_WIDTH = 420
 """Width of the side panel, right of the map."""
 RADIUS = 27
 """Radius of a country's disc, in pixels."""
-BADGE = 12
+BADGE = 14
 """Radius of the owner's letter badge on a disc's upper left."""
 NAME_SIZE = 18
 """Font size of the country names."""

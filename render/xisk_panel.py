@@ -133,13 +133,13 @@ def _player_rows(draw: Pen, x0: int, y: int, view: dict[str, Any],
             width = draw.textlength(name, font=font(28))
             draw.line((x0 + 76, y + 24, x0 + 80 + width, y + 24), fill=STRIKE, width=3)
         stats = f"{n} countries · {chips} chips · {cards.get(p, 0)} cards"
-        draw.text((x0 + 78, y + 36), _fit(stats, 21, right - x0 - 86), font=font(21),
+        draw.text((x0 + 78, y + 36), _fit(stats, 22, right - x0 - 84), font=font(22),
                   fill=DIM if gone else MUTED)
         y += ROW
     if NEUTRAL_OWNER in tally:
         n, chips = tally[NEUTRAL_OWNER]
         _swatch(draw, x0 + 46, y + 24, None)
-        draw.text((x0 + 78, y + 24), f"Neutral · {n} countries · {chips} chips", font=font(21), fill=MUTED,
+        draw.text((x0 + 78, y + 24), f"Neutral · {n} countries · {chips} chips", font=font(22), fill=MUTED,
                   anchor="lm")
         y += 56
     return y

@@ -161,6 +161,7 @@ def _wrap_name(name: str, draw: ImageDraw.ImageDraw) -> str:
 
 
 def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    """Returns the area two boxes share (0 when apart)."""
     dx = min(a[2], b[2]) - max(a[0], b[0])
     dy = min(a[3], b[3]) - max(a[1], b[1])
     return dx * dy if dx > 0 and dy > 0 else 0.0

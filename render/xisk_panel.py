@@ -46,6 +46,7 @@ class Pen:
         self.image.paste(fill, (round(xy[0]) + dx, round(xy[1]) + dy), mask)
 
     def __getattr__(self, name: str) -> Any:
+        """Returns the ``ImageDraw`` attribute of that name (shapes are drawn as usual)."""
         return getattr(self.draw, name)
 
 
@@ -87,8 +88,7 @@ def _tally(view: dict[str, Any]) -> dict[str, tuple[int, int]]:
     return out
 
 
-def _swatch(draw: Pen, x: int, y: int, index: int | None, *,
-            dim: bool = False) -> None:
+def _swatch(draw: Pen, x: int, y: int, index: int | None, *, dim: bool = False) -> None:
     """Pastes a seat's swatch (disc with its letter) centred on (x, y); None is neutral."""
     if index is None:
         style, mark, ink = neutral_style(), "N", (0, 0, 0)
@@ -103,8 +103,7 @@ def _swatch(draw: Pen, x: int, y: int, index: int | None, *,
     draw.text((x, y + 1), mark, font=font(26), fill=ink, anchor="mm", stroke_width=1, stroke_fill=ink)
 
 
-def _player_rows(draw: Pen, x0: int, y: int, view: dict[str, Any],
-                 players: list[str]) -> int:
+def _player_rows(draw: Pen, x0: int, y: int, view: dict[str, Any], players: list[str]) -> int:
     """Draws one row per player (and one for the neutral chips); returns the y below them."""
     tally = _tally(view)
     acting = set(view.get("to_act") or [])
@@ -176,6 +175,7 @@ def _die(draw: Pen, x: int, y: int, value: int, fill: Colour, ink: Colour) -> No
 
 
 def _side_colours(who: str | None, seat_of: dict[str, int]) -> tuple[Colour, Colour]:
+    """Returns the die fill and ink for a side of a battle (grey for neutral or unknown)."""
     if who in seat_of:
         st = player_style(seat_of[who])  # type: ignore[index]
         return st.fill, st.ink

@@ -33,6 +33,7 @@ def make_view(players: list[str], **changes: Any) -> dict[str, Any]:
 
 
 def decode(png: bytes) -> Image.Image:
+    """Returns the PNG decoded to full colour."""
     return Image.open(io.BytesIO(png)).convert("RGB")
 
 
@@ -43,6 +44,7 @@ def disc_pixel(image: Image.Image, country: str) -> tuple[int, int, int]:
 
 
 def with_country(view: dict[str, Any], country: str, owner: str | None, chips: int) -> dict[str, Any]:
+    """Returns a copy of ``view`` with one country's owner and chips changed."""
     countries = {**view["countries"], country: {"owner": owner, "chips": chips}}
     return {**view, "countries": countries}
 

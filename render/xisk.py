@@ -65,11 +65,31 @@ def draw_picture(view: dict[str, Any], *, highlight: Iterable[str] = (), **_: An
             draw.ellipse((x - r, y - r, x + r, y + r), outline=white, width=4)
     battle = view.get("last_battle")
     if battle and battle.get("from") in board.positions and battle.get("to") in board.positions:
-        _arrow(felt, draw, battle["from"], battle["to"])
+        _arrow(felt, draw, battle["from"], battle["to"], head=False)
+        _names_on_top(felt, image, _arrow_box(felt, battle["from"], battle["to"]))
+        _arrow(felt, draw, battle["from"], battle["to"], head=True)
     panel = felt.panel.copy()
     draw_panel(panel, view, players, board.names)
     image.paste(felt.to_palette(panel), (felt.layer.map_width, 0))
     return image
+
+
+def _arrow_box(felt: PalettedFelt, src: str, dst: str) -> tuple[float, float, float, float]:
+    """Returns a box around everything the arrow from ``src`` to ``dst`` may cover."""
+    board = felt.layer.board
+    points = [board.positions[src], board.positions[dst]]
+    if is_wrapped(board, src, dst):
+        points += [wrap_stub(board, src, dst)[1], wrap_stub(board, dst, src)[1]]
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return min(xs) - 30, min(ys) - 30, max(xs) + 30, max(ys) + 30
+
+
+def _names_on_top(felt: PalettedFelt, image: Image.Image, area: tuple[float, float, float, float]) -> None:
+    """Lays the country names in ``area`` back over what was drawn across them (they stay readable)."""
+    layer = felt.layer
+    for box in layer.labels.values():
+        if box[0] < area[2] and area[0] < box[2] and box[1] < area[3] and area[1] < box[3]:
+            image.paste(felt.image.crop(box), box[:2], layer.label_mask.crop(box))
 
 
 def _toward(a: Point, b: Point, dist: float) -> Point:
@@ -78,26 +98,28 @@ def _toward(a: Point, b: Point, dist: float) -> Point:
     return a[0] + (b[0] - a[0]) * dist / length, a[1] + (b[1] - a[1]) * dist / length
 
 
-def _arrow_segment(felt: PalettedFelt, draw: ImageDraw.ImageDraw, start: Point, end: Point, *, head: bool) -> None:
-    """Draws one outlined white arrow shaft, with a head at ``end`` when asked."""
-    white, dark = felt.index(WHITE), felt.index(OUTLINE)
-    angle = math.atan2(end[1] - start[1], end[0] - start[0])
-    shaft_end = _toward(end, start, 18) if head else end
-    draw.line((*start, *shaft_end), fill=dark, width=11)
-    draw.line((*start, *shaft_end), fill=white, width=6)
-    if head:
-        wings = [(end[0] - 28 * math.cos(angle + s), end[1] - 28 * math.sin(angle + s)) for s in (0.45, -0.45)]
-        draw.polygon([end, *wings], fill=white, outline=dark, width=3)
-
-
-def _arrow(felt: PalettedFelt, draw: ImageDraw.ImageDraw, src: str, dst: str) -> None:
-    """Draws the last attack as an arrow from ``src`` to ``dst`` (split at a wrapped line)."""
+def _segments(felt: PalettedFelt, src: str, dst: str) -> list[tuple[Point, Point]]:
+    """Returns the arrow's shafts from ``src`` to ``dst``: one, or two stubs for a wrapped line."""
     board = felt.layer.board
     if is_wrapped(board, src, dst):
         a0, a1 = wrap_stub(board, src, dst)
         b1, b0 = wrap_stub(board, dst, src)
-        _arrow_segment(felt, draw, _toward(a0, a1, RADIUS + 4), a1, head=False)
-        _arrow_segment(felt, draw, b0, _toward(b1, b0, RADIUS + 4), head=True)
-        return
+        return [(_toward(a0, a1, RADIUS + 4), a1), (b0, _toward(b1, b0, RADIUS + 4))]
     a, b = board.positions[src], board.positions[dst]
-    _arrow_segment(felt, draw, _toward(a, b, RADIUS + 4), _toward(b, a, RADIUS + 4), head=True)
+    return [(_toward(a, b, RADIUS + 4), _toward(b, a, RADIUS + 4))]
+
+
+def _arrow(felt: PalettedFelt, draw: ImageDraw.ImageDraw, src: str, dst: str, *, head: bool) -> None:
+    """Draws the last attack's arrow shafts, or (``head``) its head at ``dst``, outlined in dark."""
+    white, dark = felt.index(WHITE), felt.index(OUTLINE)
+    segments = _segments(felt, src, dst)
+    start, end = segments[-1]
+    angle = math.atan2(end[1] - start[1], end[0] - start[0])
+    if head:
+        wings = [(end[0] - 28 * math.cos(angle + s), end[1] - 28 * math.sin(angle + s)) for s in (0.45, -0.45)]
+        draw.polygon([end, *wings], fill=white, outline=dark, width=3)
+        return
+    segments[-1] = (start, _toward(end, start, 18))
+    for a, b in segments:
+        draw.line((*a, *b), fill=dark, width=11)
+        draw.line((*a, *b), fill=white, width=6)

@@ -71,11 +71,14 @@ def mix(a: Colour, b: Colour, t: float) -> Colour:
 
 @dataclass(frozen=True)
 class StaticLayer:
-    """The felt drawn once: the image, the board, and where each label went."""
+    """The felt drawn once: the image, the board, and where each name went."""
 
     board: Board
     image: Image.Image
     labels: dict[str, tuple[int, int, int, int]]
+    """Country → the box (left, top, right, bottom) of its name."""
+    label_mask: Image.Image
+    """Where the names are (white), to lay them back over a mark drawn across them."""
 
     @property
     def map_width(self) -> int:
@@ -167,8 +170,12 @@ def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float,
     return dx * dy if dx > 0 and dy > 0 else 0.0
 
 
-def place_labels(board: Board, draw: ImageDraw.ImageDraw) -> dict[str, tuple[int, int, int, int]]:
-    """Returns a box per country's name, placed greedily where it hides no disc or other name."""
+def place_labels(board: Board, draw: ImageDraw.ImageDraw,
+                 mask: ImageDraw.ImageDraw | None = None) -> dict[str, tuple[int, int, int, int]]:
+    """Writes each country's name where it hides no disc or other name (greedily) and returns their boxes.
+
+    ``mask``, when given, receives the names' coverage (with their dark outline) in white.
+    """
     obstacles: list[tuple[float, float, float, float]] = []
     for x, y in board.positions.values():
         obstacles.append((x - RADIUS - 3, y - RADIUS - 3, x + RADIUS + 3, y + RADIUS + 3))
@@ -208,9 +215,13 @@ def place_labels(board: Board, draw: ImageDraw.ImageDraw) -> dict[str, tuple[int
                 break
         box = (best[0] - 2, best[1] - 2, best[0] + tw + 2, best[1] + th + 2)
         obstacles.append(box)
-        placed[c] = (round(best[0] - left), round(best[1] - t), round(tw), round(th))
+        placed[c] = (math.floor(best[0]) - 4, math.floor(best[1]) - 4, math.ceil(best[0] + tw) + 4,
+                     math.ceil(best[1] + th) + 4)
         draw.multiline_text((best[0] - left, best[1] - t), text, font=font(NAME_SIZE), fill=LABEL,
                             spacing=1, align="center", stroke_width=3, stroke_fill=BACKGROUND)
+        if mask is not None:
+            mask.multiline_text((best[0] - left, best[1] - t), text, font=font(NAME_SIZE), fill=255,
+                                spacing=1, align="center", stroke_width=3, stroke_fill=255)
     return placed
 
 
@@ -232,12 +243,13 @@ def build_static_layer(board: Board) -> StaticLayer:
     _regions(board, image)
     draw = ImageDraw.Draw(image)
     _edges(board, draw)
-    labels = place_labels(board, draw)
+    label_mask = Image.new("L", (w, h), 0)
+    labels = place_labels(board, draw, ImageDraw.Draw(label_mask))
     _legend(board, draw)
     draw.rectangle((w, 0, w + PANEL_WIDTH, h), fill=PANEL)
     draw.line((w, 0, w, h), fill=RULE, width=2)
     draw.text((w + 24, 18), "XISK", font=font(44), fill=(240, 242, 246))
-    return StaticLayer(board, image, labels)
+    return StaticLayer(board, image, labels, label_mask)
 
 
 @lru_cache(maxsize=1)

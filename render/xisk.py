@@ -106,7 +106,7 @@ def _segments(felt: PalettedFelt, src: str, dst: str) -> list[tuple[Point, Point
         b1, b0 = wrap_stub(board, dst, src)
         return [(_toward(a0, a1, RADIUS + 4), a1), (b0, _toward(b1, b0, RADIUS + 4))]
     a, b = board.positions[src], board.positions[dst]
-    return [(_toward(a, b, RADIUS + 4), _toward(b, a, RADIUS + 4))]
+    return [(_toward(a, b, RADIUS + 2), _toward(b, a, RADIUS + 2))]
 
 
 def _arrow(felt: PalettedFelt, draw: ImageDraw.ImageDraw, src: str, dst: str, *, head: bool) -> None:
@@ -115,11 +115,13 @@ def _arrow(felt: PalettedFelt, draw: ImageDraw.ImageDraw, src: str, dst: str, *,
     segments = _segments(felt, src, dst)
     start, end = segments[-1]
     angle = math.atan2(end[1] - start[1], end[0] - start[0])
+    length = math.hypot(end[0] - start[0], end[1] - start[1])
+    size = min(28.0, max(16.0, length * 0.6))
     if head:
-        wings = [(end[0] - 28 * math.cos(angle + s), end[1] - 28 * math.sin(angle + s)) for s in (0.45, -0.45)]
+        wings = [(end[0] - size * math.cos(angle + s), end[1] - size * math.sin(angle + s)) for s in (0.45, -0.45)]
         draw.polygon([end, *wings], fill=white, outline=dark, width=3)
         return
-    segments[-1] = (start, _toward(end, start, 18))
+    segments[-1] = (start, _toward(end, start, size * 0.6))
     for a, b in segments:
         draw.line((*a, *b), fill=dark, width=11)
         draw.line((*a, *b), fill=white, width=6)

@@ -22,7 +22,7 @@ from PIL import Image, ImageDraw, ImageFilter
 from engines.xisk.board import Board, load_board
 from render.common import BACKGROUND, INK, MUTED, NEUTRAL, PANEL, Colour, font, player_style
 
-PANEL_WIDTH = 420
+PANEL_WIDTH = 440
 """Width of the side panel, right of the map."""
 RADIUS = 27
 """Radius of a country's disc, in pixels."""

@@ -111,34 +111,37 @@ def _player_rows(draw: Pen, x0: int, y: int, view: dict[str, Any], players: list
     winner = view.get("winner")
     cards = view.get("cards_held") or {}
     right = x0 + PANEL_WIDTH - 12
+    # Once the countries are dealt, a player who owns none is out, even before the view says so
+    # (the conquest that ends the game defeats the last opponent without listing them).
+    dealt = view.get("phase") != "claim" and bool(tally)
     for i, p in enumerate(players):
         n, chips = tally.get(p, (0, 0))
-        gone = p in out
+        gone = p in out or (dealt and n == 0)
         if p == winner:
             draw.rounded_rectangle((x0 + 10, y, right, y + ROW - 6), radius=10, fill=ACTING_ROW, outline=GOLD, width=3)
         elif p in acting:
             draw.rounded_rectangle((x0 + 10, y, right, y + ROW - 6), radius=10, fill=ACTING_ROW)
             draw.rectangle((x0 + 10, y + 6, x0 + 15, y + ROW - 12), fill=player_style(i).fill)
-        _swatch(draw, x0 + 46, y + (ROW - 6) // 2, i, dim=gone)
+        _swatch(draw, x0 + 44, y + (ROW - 6) // 2, i, dim=gone)
         tag, tag_colour = ("WINNER", GOLD) if p == winner else ("TO ACT", GOLD) if p in acting \
             else ("OUT", DIM) if gone else ("", INK)
         tag_w = draw.textlength(tag, font=font(20)) + 10 if tag else 0
         if tag:
             draw.text((right - 8, y + 8), tag, font=font(20), fill=tag_colour, anchor="ra")
-        name = _fit(p, 28, right - x0 - 80 - tag_w)
+        name = _fit(p, 28, right - x0 - 76 - tag_w)
         ink = DIM if gone else INK
-        draw.text((x0 + 78, y + 4), name, font=font(28), fill=ink)
+        draw.text((x0 + 74, y + 4), name, font=font(28), fill=ink)
         if gone:
             width = draw.textlength(name, font=font(28))
-            draw.line((x0 + 76, y + 24, x0 + 80 + width, y + 24), fill=STRIKE, width=3)
+            draw.line((x0 + 72, y + 24, x0 + 76 + width, y + 24), fill=STRIKE, width=3)
         stats = f"{n} countries · {chips} chips · {cards.get(p, 0)} cards"
-        draw.text((x0 + 78, y + 36), _fit(stats, 22, right - x0 - 84), font=font(22),
+        draw.text((x0 + 74, y + 36), _fit(stats, 22, right - x0 - 78), font=font(22),
                   fill=DIM if gone else MUTED)
         y += ROW
     if NEUTRAL_OWNER in tally:
         n, chips = tally[NEUTRAL_OWNER]
-        _swatch(draw, x0 + 46, y + 24, None)
-        draw.text((x0 + 78, y + 24), f"Neutral · {n} countries · {chips} chips", font=font(22), fill=MUTED,
+        _swatch(draw, x0 + 44, y + 24, None)
+        draw.text((x0 + 74, y + 24), f"Neutral · {n} countries · {chips} chips", font=font(22), fill=MUTED,
                   anchor="lm")
         y += 56
     return y

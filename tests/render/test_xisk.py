@@ -5,10 +5,12 @@ from __future__ import annotations
 import io
 from typing import Any
 
+import pytest
 from PIL import Image
 
 from engines.xisk.board import load_board
 from render import render as dispatch
+from render import xisk
 from render.common import NEUTRAL, player_style
 from render.xisk import render
 from render.xisk_layers import PANEL_WIDTH, RADIUS, static_layer, wrap_stub
@@ -167,3 +169,29 @@ def test_a_highlight_mark_rings_the_country() -> None:
     ring = (x + RADIUS + 5, y)
     assert decode(render(view, highlight=["india"])).getpixel(ring) == (255, 255, 255)
     assert decode(render(view)).getpixel(ring) != (255, 255, 255)
+
+
+def test_a_player_left_without_countries_shows_as_out() -> None:
+    countries = {c: {"owner": "ann", "chips": 2} for c in BOARD.countries}
+    over = make_view(SIX[:2], phase="over", winner="ann", to_act=[], countries=countries)
+    assert render(over) == render({**over, "eliminated": ["bob"]})
+
+
+def test_names_stay_readable_over_the_arrow(monkeypatch: pytest.MonkeyPatch) -> None:
+    view = make_view(SIX[:3])
+    battle = {"from": "alaska", "to": "northwest-territory", "attacker_dice": [2], "defender_dice": [5],
+              "attacker_losses": 1, "defender_losses": 0}
+    plain = decode(render(view))
+    layer = static_layer()
+    box = layer.labels["alaska"]  # the name sits on the line the arrow follows
+    mask = layer.label_mask.crop(box)
+    text = [(box[0] + x, box[1] + y) for x in range(mask.width) for y in range(mask.height)
+            if mask.getpixel((x, y)) == 255]
+
+    def covered() -> int:
+        marked = decode(render({**view, "last_battle": battle}))
+        return sum(marked.getpixel(p) != plain.getpixel(p) for p in text)
+
+    laid_back = covered()
+    monkeypatch.setattr(xisk, "_names_on_top", lambda *args: None)
+    assert laid_back < covered() // 2

@@ -1,9 +1,9 @@
 """The XISK picture's pieces that never change: the felt, its labels and the disc sprites.
 
-Everything here is built once per process and cached; :mod:`render.xisk` copies the
-static layer and pastes sprites on it for each picture. The map keeps the board's own
-canvas coordinates (a country's position is its pixel), and the side panel lies to the
-right of it::
+Everything here is built once per process and cached, in full colour;
+:mod:`render.xisk_palette` maps it to the shared palette once, and :mod:`render.xisk`
+copies that for each picture. The map keeps the board's own canvas coordinates (a
+country's position is its pixel), and the side panel lies to the right of it::
 
     >>> layer = static_layer()
     >>> layer.image.size == (layer.board.canvas[0] + PANEL_WIDTH, layer.board.canvas[1])

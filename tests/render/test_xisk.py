@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import io
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -195,3 +198,11 @@ def test_names_stay_readable_over_the_arrow(monkeypatch: pytest.MonkeyPatch) -> 
     laid_back = covered()
     monkeypatch.setattr(xisk, "_names_on_top", lambda *args: None)
     assert laid_back < covered() // 2
+
+
+def test_the_renderer_imports_no_discord_or_host() -> None:
+    code = "import sys, render.xisk; print(' '.join(sys.modules))"
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
+    loaded = {name.split(".")[0] for name in done.stdout.split()}
+    assert not loaded & {"discord", "host", "cogs"}

@@ -1,0 +1,127 @@
+"""The XISK picture: the felt with every country's owner and chips, and a side panel.
+
+Drawn from the spectator view (``view(None)``) only, so it cannot show a hidden hand.
+The felt, the palette and the disc patches are built once and cached
+(:mod:`render.xisk_palette`); each call copies the paletted felt, pastes a patch per
+country, draws the last attack's arrow and maps a freshly drawn panel::
+
+    >>> from engines.xisk.board import load_board
+    >>> view = {"phase": "claim", "turn": None, "to_act": ["ann"], "order": [],
+    ...         "countries": {c: {"owner": None, "chips": 0} for c in load_board().countries},
+    ...         "cards_held": {"ann": 14, "bob": 14}, "sets_redeemed": 0, "next_set_value": 1,
+    ...         "supply_left": 0, "claims_left": 28, "invade": None, "last_battle": None,
+    ...         "eliminated": [], "winner": None}
+    >>> render(view)[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
+    True
+
+Marks: ``highlight`` (country ids) rings those countries in white.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from render.common import to_png
+from render.xisk_layers import OUTLINE, RADIUS, count_ink, is_wrapped, owner_style, wrap_stub
+from render.xisk_palette import WHITE, PalettedFelt, disc_patch, paletted_felt
+from render.xisk_panel import draw_panel, seats
+
+COMPRESS_LEVEL = 6
+"""zlib level of the PNG: a paletted picture encodes fast even at this level, and smaller."""
+
+Point = tuple[float, float]
+
+
+def render(view: dict[str, Any], **marks: Any) -> bytes:
+    """Returns the PNG picture of a spectator view of XISK; ``marks`` may name ``highlight``."""
+    return to_png(draw_picture(view, **marks), compress_level=COMPRESS_LEVEL)
+
+
+def draw_picture(view: dict[str, Any], *, highlight: Iterable[str] = (), **_: Any) -> Image.Image:
+    """Returns the finished paletted picture (not yet encoded) of ``view``; unknown marks are ignored."""
+    felt = paletted_felt()
+    board = felt.layer.board
+    image = felt.image.copy()
+    players = seats(view)
+    seat_of = {p: i for i, p in enumerate(players)}
+    countries = view.get("countries") or {}
+    for c, (x, y) in board.positions.items():
+        info = countries.get(c) or {}
+        owner = info.get("owner")
+        chips = int(info.get("chips") or 0)
+        text = "" if owner is None and chips == 0 else str(chips)
+        patch = disc_patch(c, owner_style(owner, seat_of), text, count_ink(owner, seat_of))
+        image.paste(patch, (x - patch.width // 2, y - patch.height // 2))
+    draw = ImageDraw.Draw(image)
+    white = felt.index(WHITE)
+    for c in highlight:
+        if c in board.positions:
+            x, y = board.positions[c]
+            r = RADIUS + 7
+            draw.ellipse((x - r, y - r, x + r, y + r), outline=white, width=4)
+    battle = view.get("last_battle")
+    if battle and battle.get("from") in board.positions and battle.get("to") in board.positions:
+        _arrow(felt, draw, battle["from"], battle["to"], head=False)
+        _names_on_top(felt, image, _arrow_box(felt, battle["from"], battle["to"]))
+        _arrow(felt, draw, battle["from"], battle["to"], head=True)
+    panel = felt.panel.copy()
+    draw_panel(panel, view, players, board.names)
+    image.paste(felt.to_palette(panel), (felt.layer.map_width, 0))
+    return image
+
+
+def _arrow_box(felt: PalettedFelt, src: str, dst: str) -> tuple[float, float, float, float]:
+    """Returns a box around everything the arrow from ``src`` to ``dst`` may cover."""
+    board = felt.layer.board
+    points = [board.positions[src], board.positions[dst]]
+    if is_wrapped(board, src, dst):
+        points += [wrap_stub(board, src, dst)[1], wrap_stub(board, dst, src)[1]]
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return min(xs) - 30, min(ys) - 30, max(xs) + 30, max(ys) + 30
+
+
+def _names_on_top(felt: PalettedFelt, image: Image.Image, area: tuple[float, float, float, float]) -> None:
+    """Lays the country names in ``area`` back over what was drawn across them (they stay readable)."""
+    layer = felt.layer
+    for box in layer.labels.values():
+        if box[0] < area[2] and area[0] < box[2] and box[1] < area[3] and area[1] < box[3]:
+            image.paste(felt.image.crop(box), box[:2], layer.label_mask.crop(box))
+
+
+def _toward(a: Point, b: Point, dist: float) -> Point:
+    """Returns the point ``dist`` pixels from ``a`` toward ``b``."""
+    length = math.hypot(b[0] - a[0], b[1] - a[1]) or 1.0
+    return a[0] + (b[0] - a[0]) * dist / length, a[1] + (b[1] - a[1]) * dist / length
+
+
+def _segments(felt: PalettedFelt, src: str, dst: str) -> list[tuple[Point, Point]]:
+    """Returns the arrow's shafts from ``src`` to ``dst``: one, or two stubs for a wrapped line."""
+    board = felt.layer.board
+    if is_wrapped(board, src, dst):
+        a0, a1 = wrap_stub(board, src, dst)
+        b1, b0 = wrap_stub(board, dst, src)
+        return [(_toward(a0, a1, RADIUS + 4), a1), (b0, _toward(b1, b0, RADIUS + 4))]
+    a, b = board.positions[src], board.positions[dst]
+    return [(_toward(a, b, RADIUS + 2), _toward(b, a, RADIUS + 2))]
+
+
+def _arrow(felt: PalettedFelt, draw: ImageDraw.ImageDraw, src: str, dst: str, *, head: bool) -> None:
+    """Draws the last attack's arrow shafts, or (``head``) its head at ``dst``, outlined in dark."""
+    white, dark = felt.index(WHITE), felt.index(OUTLINE)
+    segments = _segments(felt, src, dst)
+    start, end = segments[-1]
+    angle = math.atan2(end[1] - start[1], end[0] - start[0])
+    length = math.hypot(end[0] - start[0], end[1] - start[1])
+    size = min(28.0, max(16.0, length * 0.6))
+    if head:
+        wings = [(end[0] - size * math.cos(angle + s), end[1] - size * math.sin(angle + s)) for s in (0.45, -0.45)]
+        draw.polygon([end, *wings], fill=white, outline=dark, width=3)
+        return
+    segments[-1] = (start, _toward(end, start, size * 0.6))
+    for a, b in segments:
+        draw.line((*a, *b), fill=dark, width=11)
+        draw.line((*a, *b), fill=white, width=6)

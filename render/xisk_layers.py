@@ -1,0 +1,339 @@
+"""The XISK picture's pieces that never change: the felt, its labels and the disc sprites.
+
+Everything here is built once per process and cached, in full colour;
+:mod:`render.xisk_palette` maps it to the shared palette once, and :mod:`render.xisk`
+copies that for each picture. The map keeps the board's own canvas coordinates (a
+country's position is its pixel), and the side panel lies to the right of it::
+
+    >>> layer = static_layer()
+    >>> layer.image.size == (layer.board.canvas[0] + PANEL_WIDTH, layer.board.canvas[1])
+    True
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations
+
+from PIL import Image, ImageDraw, ImageFilter
+
+from engines.xisk.board import Board, load_board
+from render.common import BACKGROUND, INK, MUTED, NEUTRAL, PANEL, Colour, font, player_style
+
+PANEL_WIDTH = 440
+"""Width of the side panel, right of the map."""
+RADIUS = 27
+"""Radius of a country's disc, in pixels."""
+BADGE = 14
+"""Radius of the owner's letter badge on a disc's upper left."""
+NAME_SIZE = 18
+"""Font size of the country names."""
+SUPERSAMPLE = 4
+"""Sprites are drawn this many times larger, then shrunk, for smooth edges."""
+REGION_LEVELS = 3
+"""Steps of a continent's soft edge (few flat steps keep the palette small and the PNG light)."""
+REGION_ALPHA = 64
+"""Opacity (of 255) of a continent's tint at its core."""
+NEUTRAL_OWNER = "neutral"
+"""The owner name the engine gives neutral countries."""
+
+OUTLINE: Colour = (14, 16, 20)
+EMPTY_RING: Colour = (190, 196, 206)
+UNCLAIMED: Colour = (26, 29, 36)
+NEUTRAL_RING: Colour = (250, 250, 250)
+INTER_EDGE: Colour = (128, 134, 146)
+RULE: Colour = (70, 76, 90)
+LABEL: Colour = (225, 228, 234)
+LEGEND: Colour = (215, 218, 226)
+
+CONTINENT_COLOURS: dict[str, Colour] = {
+    "yellow": (214, 180, 40),
+    "cyan": (40, 178, 200),
+    "blue": (70, 110, 225),
+    "red": (210, 64, 64),
+    "green": (60, 170, 80),
+    "magenta": (190, 70, 180),
+}
+"""The continents' colour names (from the map file) as RGB."""
+
+
+def continent_colour(name: str) -> Colour:
+    """Returns the RGB colour for a continent colour name (grey for an unknown name)."""
+    return CONTINENT_COLOURS.get(name, (150, 150, 150))
+
+
+def mix(a: Colour, b: Colour, t: float) -> Colour:
+    """Returns the colour ``t`` of the way from ``a`` to ``b``."""
+    return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t), round(a[2] + (b[2] - a[2]) * t))
+
+
+@dataclass(frozen=True)
+class StaticLayer:
+    """The felt drawn once: the image, the board, and where each name went."""
+
+    board: Board
+    image: Image.Image
+    labels: dict[str, tuple[int, int, int, int]]
+    """Country → the box (left, top, right, bottom) of its name."""
+    label_mask: Image.Image
+    """Where the names are (white), to lay them back over a mark drawn across them."""
+
+    @property
+    def map_width(self) -> int:
+        """Returns the width of the map part (the panel starts there)."""
+        return self.board.canvas[0]
+
+
+def is_wrapped(board: Board, a: str, b: str) -> bool:
+    """Returns True for a line that leaves one map edge and comes back at the other."""
+    return abs(board.positions[a][0] - board.positions[b][0]) > board.canvas[0] / 2
+
+
+def wrap_stub(board: Board, a: str, b: str) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Returns the stub of the wrapped line ``a``–``b`` that leaves ``a`` for the map edge."""
+    (ax, ay), (bx, by) = board.positions[a], board.positions[b]
+    width = board.canvas[0]
+    bx = bx - width if bx > ax else bx + width
+    edge = 0.0 if bx < ax else float(width)
+    t = (edge - ax) / (bx - ax)
+    return (ax, ay), (edge, ay + (by - ay) * t)
+
+
+def _regions(board: Board, base: Image.Image) -> None:
+    """Shades each continent softly: a blurred union of its discs, inner lines and triangles."""
+    scale = 4
+    w, h = board.canvas
+    for cont in board.continents.values():
+        mask = Image.new("L", (w // scale, h // scale), 0)
+        draw = ImageDraw.Draw(mask)
+        r = 62 / scale
+        for c in cont.countries:
+            x, y = board.positions[c]
+            draw.ellipse((x / scale - r, y / scale - r, x / scale + r, y / scale + r), fill=255)
+        for a, b in board.edges:
+            if board.continent_of[a] == board.continent_of[b] == cont.id:
+                (ax, ay), (bx, by) = board.positions[a], board.positions[b]
+                draw.line((ax / scale, ay / scale, bx / scale, by / scale), fill=255, width=round(70 / scale))
+        for a, b, c in combinations(cont.countries, 3):
+            if board.adjacent(a, b) and board.adjacent(b, c) and board.adjacent(a, c):
+                draw.polygon([(board.positions[k][0] / scale, board.positions[k][1] / scale) for k in (a, b, c)],
+                             fill=255)
+        mask = mask.filter(ImageFilter.GaussianBlur(22 / scale)).resize((w, h), Image.Resampling.BILINEAR)
+        mask = mask.point(lambda v: min(REGION_LEVELS, v * (REGION_LEVELS + 1) // 256) * REGION_ALPHA // REGION_LEVELS)
+        tint = Image.new("RGB", (w, h), continent_colour(cont.colour))
+        region = base.crop((0, 0, w, h))
+        region.paste(tint, (0, 0), mask)
+        base.paste(region, (0, 0))
+
+
+def _edges(board: Board, draw: ImageDraw.ImageDraw) -> None:
+    """Draws the lines: a continent's colour inside it, grey between continents."""
+    inner = [(a, b) for a, b in board.edges if board.continent_of[a] == board.continent_of[b]]
+    between = [(a, b) for a, b in board.edges if board.continent_of[a] != board.continent_of[b]]
+    for a, b in between + inner:
+        same = board.continent_of[a] == board.continent_of[b]
+        colour = mix(continent_colour(board.continents[board.continent_of[a]].colour), (255, 255, 255), 0.15) \
+            if same else INTER_EDGE
+        width = 4 if same else 3
+        if is_wrapped(board, a, b):
+            for src, dst in ((a, b), (b, a)):
+                start, end = wrap_stub(board, src, dst)
+                draw.line((*start, *end), fill=colour, width=width)
+                _chevron(draw, start, end, colour)
+        else:
+            draw.line((*board.positions[a], *board.positions[b]), fill=colour, width=width)
+
+
+def _chevron(draw: ImageDraw.ImageDraw, start: tuple[float, float], end: tuple[float, float], colour: Colour) -> None:
+    """Draws a small arrowhead at a stub's end, so the line reads as going on."""
+    angle = math.atan2(end[1] - start[1], end[0] - start[0])
+    tip = (end[0] - 4 * math.cos(angle), end[1] - 4 * math.sin(angle))
+    pts = [tip] + [(tip[0] - 16 * math.cos(angle + s), tip[1] - 16 * math.sin(angle + s)) for s in (0.5, -0.5)]
+    draw.polygon(pts, fill=colour)
+
+
+def _wrap_name(name: str, draw: ImageDraw.ImageDraw) -> str:
+    """Returns the name split over two lines at the space nearest its middle when it is long."""
+    if draw.textlength(name, font=font(NAME_SIZE)) <= 120 or " " not in name:
+        return name
+    spaces = [i for i, ch in enumerate(name) if ch == " "]
+    cut = min(spaces, key=lambda i: abs(i - len(name) / 2))
+    return name[:cut] + "\n" + name[cut + 1:]
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    """Returns the area two boxes share (0 when apart)."""
+    dx = min(a[2], b[2]) - max(a[0], b[0])
+    dy = min(a[3], b[3]) - max(a[1], b[1])
+    return dx * dy if dx > 0 and dy > 0 else 0.0
+
+
+def place_labels(board: Board, draw: ImageDraw.ImageDraw,
+                 mask: ImageDraw.ImageDraw | None = None) -> dict[str, tuple[int, int, int, int]]:
+    """Writes each country's name where it hides no disc or other name (greedily) and returns their boxes.
+
+    ``mask``, when given, receives the names' coverage (with their dark outline) in white.
+    """
+    obstacles: list[tuple[float, float, float, float]] = []
+    for x, y in board.positions.values():
+        obstacles.append((x - RADIUS - 3, y - RADIUS - 3, x + RADIUS + 3, y + RADIUS + 3))
+    for a, b in board.edges:
+        if is_wrapped(board, a, b):
+            for src, dst in ((a, b), (b, a)):
+                (sx, sy), (ex, ey) = wrap_stub(board, src, dst)
+                obstacles.append((min(sx, ex), min(sy, ey) - 10, max(sx, ex), max(sy, ey) + 10))
+    w, h = board.canvas
+    placed: dict[str, tuple[int, int, int, int]] = {}
+    gap = 3
+    for c in board.countries:
+        x, y = board.positions[c]
+        own = (x - RADIUS - 3, y - RADIUS - 3, x + RADIUS + 3, y + RADIUS + 3)
+        bx = by = RADIUS * 0.72
+        badge = (x - bx - BADGE - 2, y - by - BADGE - 2, x - bx + BADGE + 2, y - by + BADGE + 2)
+        text = _wrap_name(board.names[c], draw)
+        left, t, r, b = draw.multiline_textbbox((0, 0), text, font=font(NAME_SIZE), spacing=1, align="center")
+        tw, th = r - left, b - t
+        candidates = [
+            (x + RADIUS + gap + 2, y - th / 2),  # right
+            (x - tw / 2, y + RADIUS + gap),  # below
+            (x - RADIUS - gap - 2 - tw, y - th / 2),  # left
+            (x - tw / 2, y - RADIUS - gap - th),  # above
+            (x + RADIUS * 0.6, y + RADIUS * 0.8),  # below right
+            (x - RADIUS * 0.6 - tw, y + RADIUS * 0.8),  # below left
+        ]
+        best, best_cost = candidates[0], math.inf
+        for cx, cy in candidates:
+            box = (cx - 2, cy - 2, cx + tw + 2, cy + th + 2)
+            cost = sum(_overlap(box, o) for o in obstacles if o != own) + _overlap(box, badge)
+            if box[0] < 2 or box[1] < 2 or box[2] > w - 2 or box[3] > h - 70:
+                cost += 1e6
+            if cost < best_cost:
+                best, best_cost = (cx, cy), cost
+            if cost == 0:
+                break
+        box = (best[0] - 2, best[1] - 2, best[0] + tw + 2, best[1] + th + 2)
+        obstacles.append(box)
+        placed[c] = (math.floor(best[0]) - 4, math.floor(best[1]) - 4, math.ceil(best[0] + tw) + 4,
+                     math.ceil(best[1] + th) + 4)
+        draw.multiline_text((best[0] - left, best[1] - t), text, font=font(NAME_SIZE), fill=LABEL,
+                            spacing=1, align="center", stroke_width=3, stroke_fill=BACKGROUND)
+        if mask is not None:
+            mask.multiline_text((best[0] - left, best[1] - t), text, font=font(NAME_SIZE), fill=255,
+                                spacing=1, align="center", stroke_width=3, stroke_fill=255)
+    return placed
+
+
+def _legend(board: Board, draw: ImageDraw.ImageDraw) -> None:
+    """Draws the continents with their bonus along the map's foot."""
+    w, h = board.canvas
+    conts = list(board.continents.values())
+    step = (w - 40) / len(conts)
+    for i, cont in enumerate(conts):
+        x, y = 24 + i * step, h - 44
+        draw.rounded_rectangle((x, y, x + 26, y + 26), radius=6, fill=continent_colour(cont.colour))
+        draw.text((x + 36, y + 13), f"{cont.name} +{cont.bonus}", font=font(22), fill=LEGEND, anchor="lm")
+
+
+def build_static_layer(board: Board) -> StaticLayer:
+    """Returns the felt for ``board`` drawn from scratch: regions, lines, names, legend, panel."""
+    w, h = board.canvas
+    image = Image.new("RGB", (w + PANEL_WIDTH, h), BACKGROUND)
+    _regions(board, image)
+    draw = ImageDraw.Draw(image)
+    _edges(board, draw)
+    label_mask = Image.new("L", (w, h), 0)
+    labels = place_labels(board, draw, ImageDraw.Draw(label_mask))
+    _legend(board, draw)
+    draw.rectangle((w, 0, w + PANEL_WIDTH, h), fill=PANEL)
+    draw.line((w, 0, w, h), fill=RULE, width=2)
+    draw.text((w + 24, 18), "XISK", font=font(44), fill=(240, 242, 246))
+    return StaticLayer(board, image, labels, label_mask)
+
+
+@lru_cache(maxsize=1)
+def static_layer() -> StaticLayer:
+    """Returns the felt of the standard map, drawn once per process (never modify its image)."""
+    return build_static_layer(load_board())
+
+
+@dataclass(frozen=True)
+class DiscStyle:
+    """How a disc looks: fill (None for an empty ring), ring colour, badge letter and shape."""
+
+    fill: Colour | None
+    ring: Colour
+    mark: str
+    mark_ink: Colour
+    square: bool = False
+    double_ring: bool = False
+
+
+def neutral_style() -> DiscStyle:
+    """Returns the neutral disc: grey with a white double ring and a square 'N' badge."""
+    return DiscStyle(NEUTRAL, NEUTRAL_RING, "N", (20, 20, 20), square=True, double_ring=True)
+
+
+def empty_style() -> DiscStyle:
+    """Returns the unclaimed country: a dark disc in a dashed ring, with no badge."""
+    return DiscStyle(None, EMPTY_RING, "", MUTED)
+
+
+@lru_cache(maxsize=64)
+def disc_sprite(style: DiscStyle, radius: int = RADIUS, badge: int = BADGE) -> Image.Image:
+    """Returns an antialiased RGBA sprite of a disc; its centre is the sprite's centre."""
+    s = SUPERSAMPLE
+    half = radius + badge // 2 + 4
+    size = 2 * half
+    big = Image.new("RGBA", (size * s, size * s), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    c = half * s
+    r = radius * s
+    if style.fill is None:
+        draw.ellipse((c - r, c - r, c + r, c + r), fill=(*UNCLAIMED, 255))
+        dash = 12
+        for k in range(dash):
+            start = k * 360 / dash
+            draw.arc((c - r + s, c - r + s, c + r - s, c + r - s), start, start + 360 / dash * 0.6,
+                     fill=(*style.ring, 255), width=4 * s)
+    else:
+        draw.ellipse((c - r, c - r, c + r, c + r), fill=(*OUTLINE, 255))
+        if style.double_ring:
+            draw.ellipse((c - r + 2 * s, c - r + 2 * s, c + r - 2 * s, c + r - 2 * s), fill=(*style.ring, 255))
+            inner = 6 * s
+        else:
+            inner = 3 * s
+        draw.ellipse((c - r + inner, c - r + inner, c + r - inner, c + r - inner), fill=(*style.fill, 255))
+    if style.mark:
+        bx = by = c - round(radius * 0.72 * s)
+        b = badge * s
+        box = (bx - b, by - b, bx + b, by + b)
+        if style.square:
+            draw.rectangle(box, fill=(*OUTLINE, 255))
+            draw.rectangle((box[0] + 2 * s, box[1] + 2 * s, box[2] - 2 * s, box[3] - 2 * s), fill=(*style.ring, 255))
+        else:
+            draw.ellipse(box, fill=(*OUTLINE, 255))
+            draw.ellipse((box[0] + 2 * s, box[1] + 2 * s, box[2] - 2 * s, box[3] - 2 * s), fill=(250, 250, 250, 255))
+        draw.text((bx, by + s), style.mark, font=font(round(badge * 1.45) * s), fill=(*style.mark_ink, 255),
+                  anchor="mm")
+    return big.reduce(s)
+
+
+def owner_style(owner: str | None, seat_of: dict[str, int]) -> DiscStyle:
+    """Returns the disc style for a country's owner (a player, neutral, or None)."""
+    if owner is None:
+        return empty_style()
+    if owner == NEUTRAL_OWNER or owner not in seat_of:
+        return neutral_style()
+    st = player_style(seat_of[owner])
+    return DiscStyle(st.fill, OUTLINE, st.mark, (0, 0, 0))
+
+
+def count_ink(owner: str | None, seat_of: dict[str, int]) -> Colour:
+    """Returns the ink of a chip count that contrasts with the disc under it."""
+    if owner is None:
+        return INK
+    if owner == NEUTRAL_OWNER or owner not in seat_of:
+        return (0, 0, 0)
+    return player_style(seat_of[owner]).ink

@@ -1,0 +1,111 @@
+"""NXS on Discord: a whole duel through /nxs commands and rotate buttons, a picture after every step."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import pytest
+
+from cogs.client import Tablehost
+from engines import GAMES
+from engines.core import Game
+from host.tables import Tables
+from tests.discord.tablehost.helpers import pictures
+from tests.fakediscord.api import DiscordTest
+
+NAMES = {"Ann": "ann", "Bob": "bob"}
+
+
+@pytest.fixture(name="bot_factory")
+def seeded_factory(tables: Tables) -> Callable[[], Tablehost]:
+    """Builds the bot with a fixed seed for every new game."""
+    tables._seeds = lambda: 3
+    return lambda: Tablehost(tables=tables)
+
+
+def greedy(game: Game, player: str, rng: random.Random) -> str:
+    """Returns a capture if any, else the move that scores most (seeded ties), never a resignation.
+
+    At the rotate step it mostly turns the ship just moved (what the buttons offer).
+    """
+    legal = [m for m in game.legal_moves(player) if m != "resign"]
+    if legal[0].startswith("rotate"):
+        moved = game.view(None)["last_move"]["to"]
+        usual = [m for m in legal if m.split()[1] == moved]
+        return rng.choice(usual if usual and rng.random() < 0.8 else legal)
+    captures = [m for m in legal if m.startswith("capture")]
+    if captures:
+        return rng.choice(captures)
+
+    def score(move: str) -> tuple[int, float]:
+        trial = GAMES["nxs"].from_json(game.to_json())
+        trial.play(player, move)
+        return trial.view(None)["score"][player], rng.random()
+
+    return max(legal, key=score)
+
+
+async def test_a_whole_game_with_a_picture_after_every_step(discord_test: DiscordTest, tables: Tables) -> None:
+    dt = discord_test
+    await dt.slash("nxs", "new", user="ann", layout="short", target=3)
+    await dt.slash("game", "join", user="bob")
+    await dt.slash("game", "start", user="ann")
+    channel = str(dt.channel("general").id)
+    rng = random.Random(2)
+    clicks = 0
+    for _ in range(200):
+        table = await tables.table(channel)
+        game = table.game
+        if game.is_over:
+            break
+        [actor] = game.to_act()
+        move = greedy(game, actor, rng)
+        kind, *words = move.split()
+        before = len(dt.messages("general"))
+        turn = [m for m in dt.messages("general") if m.buttons()]
+        buttons = {b["custom_id"].split(":", 3)[3]: b["label"] for b in turn[-1].buttons()} if turn else {}
+        if kind == "rotate" and "+".join(move.split()) in buttons:
+            record = await dt.click(turn[-1], buttons["+".join(move.split())], user=NAMES[actor])
+            clicks += 1
+        elif kind == "rotate":
+            record = await dt.slash("nxs", "rotate", user=NAMES[actor], direction=words[1], cell=words[0])
+        else:
+            record = await dt.slash("nxs", kind, user=NAMES[actor], origin=words[0], destination=words[1])
+        assert record.ephemeral and record.content == f"Played `{move}`.", record.content
+        assert pictures(dt.messages("general")[before:]), f"no picture after {move}"
+    table = await tables.table(channel)
+    assert table.game.is_over and clicks > 0
+    winner = table.game.winners[0]
+    assert f"Game over: {winner} wins!" in dt.messages("general")[-1].content
+    late = await dt.slash("nxs", "resign", user="ann")
+    assert late.ephemeral and "no game running" in late.content
+
+
+async def test_show_answers_privately_with_the_ships_moves(discord_test: DiscordTest, tables: Tables) -> None:
+    dt = discord_test
+    await dt.slash("nxs", "new", user="ann")
+    await dt.slash("game", "join", user="bob")
+    await dt.slash("game", "start", user="ann")
+    before = len(dt.messages("general"))
+    record = await dt.slash("nxs", "show", user="bob", cell="f4")
+    assert record.ephemeral and record.content.startswith("f4: ")
+    [picture] = record.files
+    assert picture.image().format == "PNG"
+    assert len(dt.messages("general")) == before
+    empty = await dt.slash("nxs", "show", user="bob", cell="a1")
+    assert empty.ephemeral and "no ship on a1" in empty.content.lower()
+
+
+async def test_moves_autocomplete_from_the_legal_moves(discord_test: DiscordTest, tables: Tables) -> None:
+    dt = discord_test
+    await dt.slash("nxs", "new", user="ann")
+    await dt.slash("game", "join", user="bob")
+    await dt.slash("game", "start", user="ann")
+    game = (await tables.table(str(dt.channel("general").id))).game
+    origins = sorted({m.split()[1] for m in game.legal_moves("Ann") if m.startswith("move ")})
+    assert sorted(await dt.autocomplete("nxs", "move", focused="origin", user="ann", origin="")) == origins
+    targets = await dt.autocomplete("nxs", "move", focused="destination", user="ann", origin="f4", destination="")
+    assert targets == [m.split()[2] for m in game.legal_moves("Ann") if m.startswith("move f4 ")]
+    refused = await dt.slash("nxs", "move", user="bob", origin="k4", destination="k5")
+    assert refused.ephemeral and "not your turn" in refused.content

@@ -11,6 +11,9 @@ from cogs.client import Tablehost
 from host.store import Store
 from host.tables import Tables
 
+SEED = 20261130
+"""The seed of every game in these tests, so each run plays the same dice."""
+
 
 @pytest.fixture
 def db_file(tmp_path: Path) -> str:
@@ -20,9 +23,9 @@ def db_file(tmp_path: Path) -> str:
 
 @pytest.fixture
 async def tables(db_file: str, tally_registered: type) -> AsyncIterator[Tables]:
-    """Yields the table service on a temporary database (debug: every load replays the log)."""
+    """Yields the table service on a temporary database: debug (every load replays the log), fixed seed."""
     store = await Store.open(db_file)
-    yield Tables(store, debug=True)
+    yield Tables(store, debug=True, seeds=lambda: SEED)
     await store.close()
 
 

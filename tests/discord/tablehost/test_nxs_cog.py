@@ -3,11 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 
-import pytest
-
-from cogs.client import Tablehost
 from engines import GAMES
 from engines.core import Game
 from host.tables import Tables
@@ -15,13 +11,6 @@ from tests.discord.tablehost.helpers import pictures
 from tests.fakediscord.api import DiscordTest
 
 NAMES = {"Ann": "ann", "Bob": "bob"}
-
-
-@pytest.fixture(name="bot_factory")
-def seeded_factory(tables: Tables) -> Callable[[], Tablehost]:
-    """Builds the bot with a fixed seed for every new game."""
-    tables._seeds = lambda: 3
-    return lambda: Tablehost(tables=tables)
 
 
 def greedy(game: Game, player: str, rng: random.Random) -> str:

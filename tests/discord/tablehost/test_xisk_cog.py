@@ -4,24 +4,15 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable
 
 import pytest
 
-from cogs.client import Tablehost
 from host.tables import Refusal, Table, Tables
 from tests.discord.tablehost.helpers import pictures
 from tests.fakediscord.api import DiscordTest
 
 NAMES = {"Ann": "ann", "Bob": "bob", "Cy": "cy"}
 CARD = re.compile(r"\b(?:[AKQJ2-9]|10)[SHDC]\b")
-
-
-@pytest.fixture(name="bot_factory")
-def seeded_factory(tables: Tables) -> Callable[[], Tablehost]:
-    """Builds the bot with a fixed seed for every new game."""
-    tables._seeds = lambda: 20261130
-    return lambda: Tablehost(tables=tables)
 
 
 async def table_of(dt: DiscordTest, tables: Tables) -> Table:

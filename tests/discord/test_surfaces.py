@@ -110,3 +110,15 @@ async def test_select_menu_choice_reaches_the_view(discord_test: DiscordTest) ->
     assert record.content == "cy chose red, blue"
     with pytest.raises(LookupError, match="probe1:colour"):
         message.component("probe1:nope")
+
+
+async def test_thread_opened_by_the_bot_takes_commands(discord_test: DiscordTest) -> None:
+    record = await discord_test.slash("probe", "table", user="ann", name="xisk-1")
+    thread = discord_test.channel("xisk-1")
+    assert thread.is_thread and thread.parent_id == discord_test.channel("general").id
+    assert record.content == f"Opened {thread.mention}"
+    assert [m.content for m in discord_test.messages(thread)] == ["Table xisk-1 is open."]
+    assert discord_test.bot.get_channel(thread.id) is not None  # THREAD_CREATE reached the bot
+    inside = await discord_test.slash("probe", "admin", "ping", user="bob", channel=thread)
+    assert inside.content == "pong"
+    assert [m.content for m in discord_test.messages(thread)] == ["Table xisk-1 is open.", "pong"]

@@ -211,6 +211,23 @@ async def delete_message(request: web.Request) -> web.Response:
     return web.Response(status=204)
 
 
+async def start_thread(request: web.Request) -> web.Response:
+    """Serves ``POST /channels/{channel_id}/threads`` and ``.../messages/{message_id}/threads``."""
+    fake = request.app[FAKE_KEY]
+    try:
+        parent = fake.channel(int(request.match_info["channel_id"]))
+    except LookupError:
+        return error(404, "Unknown Channel", 10003)
+    if parent.is_dm or parent.is_thread:
+        return error(400, "Cannot execute action on this channel type", 50024)
+    body = await request.json()
+    message_id = request.match_info.get("message_id")
+    private = int(body.get("type") or 11) == 12 and message_id is None
+    thread = await fake.create_thread(parent, str(body.get("name") or "thread"), private=private,
+                                      thread_id=int(message_id) if message_id else None)
+    return reply(thread.payload())
+
+
 async def open_dm(request: web.Request) -> web.Response:
     """Serves ``POST /users/@me/channels`` (opens a DM channel)."""
     fake = request.app[FAKE_KEY]
@@ -338,6 +355,8 @@ def add_routes(app: web.Application, prefix: str) -> None:
         r.add_get(prefix + path, get_commands)
     r.add_get(prefix + "/channels/{channel_id}", get_channel)
     r.add_post(prefix + "/channels/{channel_id}/messages", post_message)
+    r.add_post(prefix + "/channels/{channel_id}/threads", start_thread)
+    r.add_post(prefix + "/channels/{channel_id}/messages/{message_id}/threads", start_thread)
     one = prefix + "/channels/{channel_id}/messages/{message_id}"
     r.add_get(one, get_message)
     r.add_patch(one, patch_message)

@@ -146,10 +146,24 @@ class FakeDiscord:
 
     def channel(self, name_or_id: str | int) -> FakeChannel:
         """Returns a guild text channel by name or id, or a known DM channel by id."""
-        for ch in [*self.guild.channels, *self.dm_channels.values()]:
+        for ch in [*self.guild.channels, *self.guild.threads, *self.dm_channels.values()]:
             if name_or_id in (ch.name, ch.id, str(ch.id)):
                 return ch
         raise LookupError(f"no channel {name_or_id!r}; channels: {[c.name for c in self.guild.channels]}")
+
+    async def create_thread(
+        self, parent: FakeChannel, name: str, *, owner: FakeUser | None = None, private: bool = False,
+        thread_id: int | None = None,
+    ) -> FakeChannel:
+        """Opens a thread under a text channel and tells a connected bot (THREAD_CREATE)."""
+        thread = FakeChannel(
+            thread_id or self.ids.next(), name, self.guild.id, kind=12 if private else 11,
+            parent_id=parent.id, owner_id=(owner or self.bot_user).id,
+        )
+        self.guild.threads.append(thread)
+        if self.gateway.session is not None:
+            await self.gateway.dispatch("THREAD_CREATE", {**thread.payload(), "newly_created": True})
+        return thread
 
     def user_by_id(self, user_id: int) -> FakeUser | None:
         """Returns the user with this id, or None."""

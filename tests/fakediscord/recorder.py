@@ -45,6 +45,8 @@ class SentMessage:
     interaction_id: int | None = None
     deleted: bool = False
     edits: int = 0
+    bodies: list[Json] = field(default_factory=list)
+    """The JSON bodies the bot sent for this message (creation, then each edit), e.g. allowed_mentions."""
 
     @property
     def content(self) -> str:
@@ -105,6 +107,7 @@ class Callback:
     data: Json
     at: float
     accepted: bool = True
+    seq: int = 0
 
 
 @dataclass

@@ -28,6 +28,7 @@ async def test_dropped_gateway_resumes_and_next_command_works(discord_test: Disc
     await discord_test.wait_connected()
     after = await discord_test.slash("probe", "admin", "ping", user="bob")
     assert after.content == "pong"
+    assert discord_test.logged_errors() == []
 
 
 async def test_deferring_a_slow_command_meets_the_deadline(discord_test: DiscordTest) -> None:
@@ -52,6 +53,7 @@ async def test_restarted_bot_answers_a_click_on_an_old_button(discord_test: Disc
     click = await discord_test.click(message, "Knock", user="bob")
     assert click.in_time
     assert message.content == "Knocked 1 times"
+    assert discord_test.logged_errors() == []
 
 
 async def test_refused_resume_leads_to_a_new_identify(discord_test: DiscordTest) -> None:

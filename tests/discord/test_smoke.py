@@ -45,3 +45,10 @@ async def test_request_bodies_are_kept(discord_test: DiscordTest) -> None:
     [message] = discord_test.messages("general")
     assert message.bodies == [{"tts": False, "content": f"{bob.mention} was poked by ann"}]
     assert [c.type for c in discord_test.recorder.interactions[message.interaction_id].callbacks] == [4]
+
+
+async def test_errors_logged_by_discord_py_are_collected(discord_test: DiscordTest) -> None:
+    import logging
+
+    logging.getLogger("discord.ui.view").error("Ignoring exception in view %r", "probe")
+    assert discord_test.logged_errors() == ["Ignoring exception in view 'probe'"]

@@ -122,3 +122,12 @@ async def test_thread_opened_by_the_bot_takes_commands(discord_test: DiscordTest
     inside = await discord_test.slash("probe", "admin", "ping", user="bob", channel=thread)
     assert inside.content == "pong"
     assert [m.content for m in discord_test.messages(thread)] == ["Table xisk-1 is open.", "pong"]
+
+
+async def test_click_on_a_button_nobody_handles_is_not_answered(discord_test: DiscordTest) -> None:
+    notice = await discord_test.slash("probe", "knock", user="ann")
+    [message] = notice.responses
+    message.payload["components"][0]["components"][0]["custom_id"] = "stale:button"
+    with pytest.raises(TimeoutError, match="stale:button"):
+        await discord_test.click(message, "stale:button", user="bob", timeout=0.5)
+    assert discord_test.logged_errors() == []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections.abc import Callable
 from typing import Any
@@ -23,6 +24,17 @@ TIMEOUT = 10.0
 SETTLE = 0.1
 
 
+class _ErrorLog(logging.Handler):
+    """Keeps the ERROR records that discord.py logs (exceptions it caught and ignored)."""
+
+    def __init__(self) -> None:
+        super().__init__(level=logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
 class DiscordTest:
     """Drives one bot on a fake Discord server the way players would."""
 
@@ -32,6 +44,19 @@ class DiscordTest:
         self.timeout = timeout
         self.settle = settle
         self._task: asyncio.Task[None] | None = None
+        self._errors = _ErrorLog()
+        logging.getLogger("discord").addHandler(self._errors)
+
+    async def close(self) -> None:
+        """Stops the bot and stops collecting discord.py's error log."""
+        try:
+            await self.stop_bot()
+        finally:
+            logging.getLogger("discord").removeHandler(self._errors)
+
+    def logged_errors(self) -> list[str]:
+        """Returns the errors discord.py logged so far (e.g. an exception in a view or command)."""
+        return [record.getMessage() for record in self._errors.records]
 
     # running the bot
 

@@ -68,11 +68,11 @@ def bot_factory() -> BotFactory:
 async def discord_test(fake_discord: FakeDiscord, bot_factory: BotFactory) -> AsyncIterator[DiscordTest]:
     """Starts ``bot_factory()`` on the fake server (READY, commands synced) and yields the test API."""
     api = DiscordTest(fake_discord)
-    await api.start_bot(bot_factory)
     try:
+        await api.start_bot(bot_factory)
         yield api
     finally:
-        await api.stop_bot()
+        await api.close()
 
 
 class _QuickAsyncio:

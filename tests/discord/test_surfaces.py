@@ -131,3 +131,21 @@ async def test_click_on_a_button_nobody_handles_is_not_answered(discord_test: Di
     with pytest.raises(TimeoutError, match="stale:button"):
         await discord_test.click(message, "stale:button", user="bob", timeout=0.5)
     assert discord_test.logged_errors() == []
+
+
+async def test_redelivered_interaction_cannot_be_answered_twice(discord_test: DiscordTest) -> None:
+    record = await discord_test.slash("probe", "secret", user="ann", text="once")
+    await discord_test.redeliver(record)
+    assert [(c.type, c.accepted) for c in record.callbacks] == [(4, True), (4, False)]
+    assert [m.content for m in discord_test.ephemerals("ann")] == ["Secret: once"]
+
+
+async def test_concurrent_commands_get_their_own_answers(discord_test: DiscordTest) -> None:
+    import asyncio
+
+    slow, quick = await asyncio.gather(
+        discord_test.slash("probe", "slow", user="ann", seconds=0.3, defer=True),
+        discord_test.slash("probe", "admin", "ping", user="bob", channel="table-2"),
+    )
+    assert (slow.content, quick.content) == ("Done, slowly.", "pong")
+    assert [m.content for m in discord_test.messages("table-2")] == ["pong"]

@@ -212,6 +212,22 @@ class DiscordTest:
         await self.quiet()
         return record
 
+    async def redeliver(self, record: InteractionRecord) -> InteractionRecord:
+        """Delivers an interaction a second time (as after a replay) and waits until the bot is quiet."""
+        await self.fake.redeliver(record)
+        await asyncio.sleep(self.settle)
+        await self.quiet()
+        return record
+
+    async def wait_until(self, predicate: Callable[[], object], *, timeout: float | None = None) -> None:
+        """Waits until ``predicate()`` is true (e.g. a reminder the bot posts on its own)."""
+        limit = self.timeout if timeout is None else timeout
+        deadline = time.monotonic() + limit
+        while not predicate():
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"condition not met within {limit} s")
+            await asyncio.sleep(0.02)
+
     async def quiet(self, settle: float | None = None) -> None:
         """Waits until the bot has sent nothing for ``settle`` seconds (at most the timeout)."""
         settle = self.settle if settle is None else settle

@@ -127,15 +127,16 @@ class FakeGuild:
             "deaf": False, "mute": False, "flags": 0, "pending": False, "avatar": None,
         }
 
-    def payload(self) -> Json:
-        """Returns the GUILD_CREATE payload."""
+    def payload(self, *, large: bool = False) -> Json:
+        """Returns the GUILD_CREATE payload; a ``large`` guild lists only bots, so clients must chunk."""
+        listed = [u for u in self.members if u.bot] if large else self.members
         return {
             "id": str(self.id), "name": self.name, "icon": None, "owner_id": str(self.owner.id),
-            "unavailable": False, "large": False, "member_count": len(self.members),
+            "unavailable": False, "large": large, "member_count": len(self.members),
             "features": [], "emojis": [], "stickers": [], "roles": self.roles,
             "channels": [c.payload() for c in self.channels],
             "threads": [t.payload() for t in self.threads],
-            "members": [self.member_payload(u) for u in self.members], "voice_states": [],
+            "members": [self.member_payload(u) for u in listed], "voice_states": [],
             "presences": [], "stage_instances": [], "guild_scheduled_events": [],
             "soundboard_sounds": [], "verification_level": 0, "default_message_notifications": 0,
             "explicit_content_filter": 0, "mfa_level": 0, "nsfw_level": 0, "premium_tier": 0,

@@ -126,6 +126,8 @@ class InteractionRecord:
     messages: list[SentMessage] = field(default_factory=list)
     original: SentMessage | None = None
     source_message_id: int | None = None
+    payload: Json = field(default_factory=dict)
+    """The INTERACTION_CREATE payload as dispatched."""
     answered: asyncio.Event = field(default_factory=asyncio.Event)
 
     @property

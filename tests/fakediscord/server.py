@@ -227,12 +227,16 @@ class FakeDiscord:
         record = InteractionRecord(
             id=interaction_id, token=token, kind=kind, name=name, user_id=user.id, channel_id=channel.id,
             dispatched_at=time.monotonic(), deadline=self.interaction_deadline,
-            source_message_id=message.id if message is not None else None,
+            source_message_id=message.id if message is not None else None, payload=payload,
         )
         self.recorder.interactions[interaction_id] = record
         self.recorder.touch()
         await self.gateway.dispatch("INTERACTION_CREATE", payload)
         return record
+
+    async def redeliver(self, record: InteractionRecord) -> None:
+        """Dispatches an interaction's INTERACTION_CREATE again, with the same id and token."""
+        await self.gateway.dispatch("INTERACTION_CREATE", record.payload)
 
     def interaction_by_token(self, token: str) -> InteractionRecord | None:
         """Returns the interaction with this token, or None."""

@@ -19,7 +19,6 @@ async def interaction_callback(request: web.Request) -> web.Response:
     if record is None or record.token != request.match_info["webhook_token"]:
         return error(404, "Unknown interaction", 10062)
     body, files = await read_body(request)
-    msgs.check(request.app[FAKE_KEY], body, files)
     kind, data = int(body.get("type", 0)), dict(body.get("data") or {})
     msgs.check(fake, data, files)
     now = time.monotonic()
@@ -42,10 +41,13 @@ async def interaction_callback(request: web.Request) -> web.Response:
 
 
 def _webhook_record(request: web.Request) -> Any:
+    """Returns the interaction whose token the webhook route names, if it was acknowledged in time."""
     fake = request.app[FAKE_KEY]
     record = fake.interaction_by_token(request.match_info["webhook_token"])
     if record is None or request.match_info["webhook_id"] != str(fake.bot_user.id):
         return None
+    if not any(cb.accepted for cb in record.callbacks):
+        return None  # Discord only opens the webhook once the interaction is acknowledged
     return record
 
 

@@ -144,6 +144,12 @@ class FakeDiscord:
         self.guild.members.append(user)
         return user
 
+    def add_channel(self, name: str) -> FakeChannel:
+        """Adds a text channel to the guild (seen by bots that identify afterwards)."""
+        channel = FakeChannel(self.ids.next(), name, self.guild.id, position=len(self.guild.channels))
+        self.guild.channels.append(channel)
+        return channel
+
     def channel(self, name_or_id: str | int) -> FakeChannel:
         """Returns a guild text channel by name or id, or a known DM channel by id."""
         for ch in [*self.guild.channels, *self.guild.threads, *self.dm_channels.values()]:

@@ -229,14 +229,15 @@ class DiscordTest:
             await asyncio.sleep(0.02)
 
     async def quiet(self, settle: float | None = None) -> None:
-        """Waits until the bot has sent nothing for ``settle`` seconds (at most the timeout)."""
+        """Waits until no request is in flight and none came for ``settle`` seconds (at most the timeout)."""
         settle = self.settle if settle is None else settle
+        recorder = self.fake.recorder
         limit = time.monotonic() + self.timeout
         while time.monotonic() < limit:
-            idle = time.monotonic() - self.fake.recorder.last_activity
-            if idle >= settle:
+            idle = time.monotonic() - recorder.last_activity
+            if recorder.in_flight == 0 and idle >= settle:
                 return
-            await asyncio.sleep(settle - idle)
+            await asyncio.sleep(max(settle - idle, 0.02))
 
     # gateway
 

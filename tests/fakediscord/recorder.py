@@ -200,6 +200,8 @@ class Recorder:
         self.sent: list[SentMessage] = []
         self.interactions: dict[int, InteractionRecord] = {}
         self.last_activity: float = time.monotonic()
+        self.in_flight = 0
+        """REST requests being served right now (a quiet bot has none)."""
         self._seq = 0
 
     def next_seq(self) -> int:

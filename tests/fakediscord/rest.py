@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
@@ -12,6 +12,9 @@ from tests.fakediscord import interactions
 from tests.fakediscord import messages as msgs
 from tests.fakediscord.recorder import RequestRecord
 from tests.fakediscord.replies import FAKE_KEY, PREFIX_KEY, error, read_body, reply
+
+if TYPE_CHECKING:
+    from tests.fakediscord.server import FakeDiscord
 
 __all__ = ["FAKE_KEY", "add_routes", "middleware", "unknown"]
 
@@ -39,6 +42,15 @@ async def middleware(request: web.Request, handler: Any) -> web.StreamResponse:
     fake = request.app[FAKE_KEY]
     if request.path in ("/", "/resume/"):
         return await handler(request)
+    fake.recorder.in_flight += 1
+    try:
+        return await _serve(fake, request, handler)
+    finally:
+        fake.recorder.in_flight -= 1
+        fake.recorder.touch()
+
+
+async def _serve(fake: FakeDiscord, request: web.Request, handler: Any) -> web.StreamResponse:
     started = time.monotonic()
     route = route_name(request)
     response: web.StreamResponse
@@ -65,7 +77,6 @@ async def middleware(request: web.Request, handler: Any) -> web.StreamResponse:
         request.method, request.path, route or f"{request.method} ?", response.status, started,
         time.monotonic() - started,
     ))
-    fake.recorder.touch()
     return response
 
 

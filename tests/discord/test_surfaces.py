@@ -149,3 +149,12 @@ async def test_concurrent_commands_get_their_own_answers(discord_test: DiscordTe
     )
     assert (slow.content, quick.content) == ("Done, slowly.", "pong")
     assert [m.content for m in discord_test.messages("table-2")] == ["pong"]
+
+
+async def test_modal_submission_reaches_the_bot(discord_test: DiscordTest) -> None:
+    opened = await discord_test.slash("probe", "rename", user="ann")
+    assert opened.modal is not None and opened.modal["custom_id"] == "probe1:rename"
+    record = await discord_test.submit_modal(opened, {"New name": "Grand table"})
+    assert record.content == "Renamed to Grand table"
+    with pytest.raises(LookupError, match="colour"):
+        await discord_test.submit_modal(opened, {"colour": "red"})

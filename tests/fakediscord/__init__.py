@@ -41,7 +41,7 @@ Gateway (JSON text frames, at ``/`` and at the ``resume_gateway_url`` ``/resume/
   GUILD_MEMBERS_CHUNK, THREAD_CREATE, RESUMED (after replaying every missed dispatch), INTERACTION_CREATE
   (slash command type 2 with subcommand groups, subcommands and resolved users/channels;
   component type 3 for buttons and string selects, with the message they sit on;
-  autocomplete type 4)
+  autocomplete type 4; modal submit type 5)
 
 Fault switches (``FakeDiscord.faults``; each counts ``hits`` and fires ``times`` times, ``None``
 for ever): ``rate_limit`` (429 with ``Retry-After``, ``X-RateLimit-*``, ``Via`` and a body with

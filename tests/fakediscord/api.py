@@ -195,6 +195,32 @@ class DiscordTest:
         )
         return await self.wait_answered(record, timeout=timeout, defer_is_answer=not wait_for_edit)
 
+    async def submit_modal(
+        self, opened_by: InteractionRecord, values: dict[str, Any], *, timeout: float | None = None,
+    ) -> InteractionRecord:
+        """Fills and submits the modal an interaction opened; ``values`` maps custom_id or label to input.
+
+        Text inputs take a string, select menus a list of values. Raises LookupError if the bot
+        opened no modal or a key names no field.
+        """
+        modal = opened_by.modal
+        if modal is None:
+            kinds = [c.type for c in opened_by.callbacks]
+            raise LookupError(f"{opened_by.name!r} opened no modal; callback types: {kinds}")
+        used: set[str] = set()
+        fields = modal_answers(modal["components"], values, used)
+        data = {"custom_id": modal["custom_id"], "components": fields}
+        if unused := set(values) - used:
+            raise LookupError(f"modal {modal['custom_id']!r} has no field {sorted(unused)}")
+        source = self.fake.messages.get(opened_by.source_message_id or 0)
+        user = self.fake.user_by_id(opened_by.user_id)
+        assert user is not None
+        record = await self.fake.send_interaction(
+            kind=5, data=data, user=user,
+            channel=self.fake.channel(opened_by.channel_id), name=modal["custom_id"], message=source,
+        )
+        return await self.wait_answered(record, timeout=timeout)
+
     async def wait_answered(
         self, record: InteractionRecord, *, timeout: float | None = None, defer_is_answer: bool = False,
     ) -> InteractionRecord:
@@ -251,3 +277,29 @@ class DiscordTest:
 
     def _user(self, user: FakeUser | str) -> FakeUser:
         return self.fake.user(user) if isinstance(user, str) else user
+
+
+def modal_answers(
+    components: list[Any], values: dict[str, Any], used: set[str], label: str = "",
+) -> list[Any]:
+    """Returns the submitted components of a modal, filling each field from ``values``."""
+    out: list[Any] = []
+    for comp in components:
+        kind = comp.get("type")
+        if kind == 1:
+            out.append({"type": 1, "components": modal_answers(comp.get("components") or [], values, used)})
+        elif kind == 18:
+            inner = modal_answers([comp["component"]], values, used, label=str(comp.get("label") or ""))
+            out.append({"type": 18, "component": inner[0]})
+        elif "custom_id" in comp:
+            custom_id = comp["custom_id"]
+            key = next((k for k in (custom_id, comp.get("label"), label) if k and k in values), None)
+            if key is not None:
+                used.add(key)
+            if kind == 4:
+                text = values[key] if key is not None else comp.get("value") or ""
+                out.append({"type": 4, "custom_id": custom_id, "value": str(text)})
+            else:
+                out.append({"type": kind, "custom_id": custom_id,
+                            "values": [str(v) for v in values[key]] if key is not None else []})
+    return out

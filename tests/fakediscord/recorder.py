@@ -157,6 +157,11 @@ class InteractionRecord:
         return []
 
     @property
+    def modal(self) -> Json | None:
+        """Returns the modal the bot opened (a type 9 callback's data), or None."""
+        return next((cb.data for cb in self.callbacks if cb.type == 9 and cb.accepted), None)
+
+    @property
     def ephemeral(self) -> bool:
         """Tells whether the original response is ephemeral."""
         if self.original is not None:

@@ -235,6 +235,19 @@ async def open_dm(request: web.Request) -> web.Response:
     return reply(fake.dm_channel(user).payload())
 
 
+def route_names(app: web.Application, prefix: str) -> set[str]:
+    """Returns the names of every REST route (as fault switches name them)."""
+    names = set()
+    for route in app.router.routes():
+        canonical = route.resource.canonical if route.resource is not None else ""
+        if canonical.startswith(prefix) and route.method != "HEAD":
+            path = canonical.removeprefix(prefix)
+            names.add(f"{route.method} {path}")
+            if path.endswith("/messages/{message_id}") and path.startswith("/webhooks"):
+                names.add(f"{route.method} {path.replace('{message_id}', '@original')}")
+    return names
+
+
 def add_routes(app: web.Application, prefix: str) -> None:
     """Registers every REST route under ``prefix`` (``/api/v10``)."""
     app[PREFIX_KEY] = prefix

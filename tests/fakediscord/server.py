@@ -81,6 +81,7 @@ class FakeDiscord:
         app = web.Application(client_max_size=64 * 1024 * 1024, middlewares=[rest.middleware])
         app[rest.FAKE_KEY] = self
         rest.add_routes(app, API_PREFIX)
+        self.faults.known_routes = rest.route_names(app, API_PREFIX)
         app.router.add_get("/", self.gateway.handle)
         app.router.add_get("/resume/", self.gateway.handle)
         app.router.add_route("*", "/{tail:.*}", rest.unknown)

@@ -3,10 +3,10 @@
 Commands (one GroupCog, ``/probe``): ``picture`` (PNG upload after a defer), ``secret``
 (ephemeral reply), ``poke`` (member option), ``tidy`` (edit and delete), ``whisper`` (DM, or a
 channel notice when DMs are closed), ``pick`` (with autocomplete), ``knock`` (a message with a
-DynamicItem button), ``colours`` (a persistent view with a select menu), ``announce`` /
-``announce-eager`` (channel message after / before acknowledging), ``slow`` (answers late unless
-it defers), ``missing`` (calls a route the fake does not serve) and ``admin ping`` (a
-subcommand group).
+DynamicItem button), ``colours`` (a persistent view with a select menu), ``table`` (opens a
+thread), ``rename`` (a modal), ``announce`` / ``announce-eager`` (channel message after /
+before acknowledging), ``slow`` (answers late unless it defers), ``missing`` (calls a route
+the fake does not serve) and ``admin ping`` (a subcommand group).
 
 Button custom_id template: ``probe1:knock:<count>`` (count = knocks so far).
 """
@@ -70,6 +70,16 @@ class ColourView(discord.ui.View):
         await interaction.response.send_message(f"{interaction.user.name} chose {', '.join(select.values)}")
 
 
+class RenameModal(discord.ui.Modal, title="Rename the table"):
+    """A modal with one text input."""
+
+    name: discord.ui.TextInput[RenameModal] = discord.ui.TextInput(label="New name", custom_id="name")
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        """Announces the new name."""
+        await interaction.response.send_message(f"Renamed to {self.name.value}")
+
+
 class Probe(commands.GroupCog, group_name="probe", group_description="Probes the fake Discord"):
     """Commands that touch every Discord surface the product bot uses."""
 
@@ -129,6 +139,20 @@ class Probe(commands.GroupCog, group_name="probe", group_description="Probes the
     async def colours(self, interaction: discord.Interaction) -> None:
         """Replies with a persistent select menu."""
         await interaction.response.send_message("Pick colours", view=ColourView())
+
+    @app_commands.command(description="Opens a thread for a table")
+    async def table(self, interaction: discord.Interaction, name: str) -> None:
+        """Opens a public thread, greets in it and links to it."""
+        channel = interaction.channel
+        assert isinstance(channel, discord.TextChannel)
+        thread = await channel.create_thread(name=name, type=discord.ChannelType.public_thread)
+        await thread.send(f"Table {name} is open.")
+        await interaction.response.send_message(f"Opened {thread.mention}")
+
+    @app_commands.command(description="Asks for a new name in a modal")
+    async def rename(self, interaction: discord.Interaction) -> None:
+        """Opens the rename modal."""
+        await interaction.response.send_modal(RenameModal(custom_id="probe1:rename"))
 
     @app_commands.command(description="Posts to the channel")
     async def announce(self, interaction: discord.Interaction, text: str) -> None:

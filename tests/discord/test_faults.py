@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.fakediscord.api import DiscordTest
 
 CREATE_MESSAGE = "POST /channels/{channel_id}/messages"
@@ -67,3 +69,10 @@ async def test_posting_before_acknowledging_misses_the_deadline(discord_test: Di
     assert record.first_response_after is not None and record.first_response_after > 3.0
     assert record.responses == []  # Discord refused the late response (10062 Unknown interaction)
     assert [type(e).__name__ for e in discord_test.bot.errors] == ["CommandInvokeError"]
+
+
+async def test_a_switch_on_an_unknown_route_is_refused(discord_test: DiscordTest) -> None:
+    with pytest.raises(ValueError, match="no route"):
+        discord_test.faults.fail("POST /channels/{id}/messages")
+    edit_original = "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original"
+    assert edit_original in discord_test.faults.known_routes

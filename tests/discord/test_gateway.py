@@ -28,6 +28,7 @@ async def test_dropped_gateway_resumes_and_next_command_works(discord_test: Disc
     await discord_test.wait_connected()
     after = await discord_test.slash("probe", "admin", "ping", user="bob")
     assert after.content == "pong"
+    assert discord_test.logged_errors() == []
 
 
 async def test_deferring_a_slow_command_meets_the_deadline(discord_test: DiscordTest) -> None:
@@ -52,10 +53,16 @@ async def test_restarted_bot_answers_a_click_on_an_old_button(discord_test: Disc
     click = await discord_test.click(message, "Knock", user="bob")
     assert click.in_time
     assert message.content == "Knocked 1 times"
+    assert discord_test.logged_errors() == []
 
 
 async def test_refused_resume_leads_to_a_new_identify(discord_test: DiscordTest) -> None:
     gateway = discord_test.fake.gateway
+
+    async def identify_at_once(shard_id: int | None, *, initial: bool = False) -> None:
+        """Skips discord.py's 5 s pause before a repeated IDENTIFY (an identify rate-limit courtesy)."""
+
+    discord_test.bot.before_identify_hook = identify_at_once  # type: ignore[method-assign]
     await discord_test.drop_gateway(forget_session=True)
     await discord_test.wait_connected()
     assert (gateway.resumes, gateway.identifies) == (0, 2)

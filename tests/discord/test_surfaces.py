@@ -110,3 +110,51 @@ async def test_select_menu_choice_reaches_the_view(discord_test: DiscordTest) ->
     assert record.content == "cy chose red, blue"
     with pytest.raises(LookupError, match="probe1:colour"):
         message.component("probe1:nope")
+
+
+async def test_thread_opened_by_the_bot_takes_commands(discord_test: DiscordTest) -> None:
+    record = await discord_test.slash("probe", "table", user="ann", name="xisk-1")
+    thread = discord_test.channel("xisk-1")
+    assert thread.is_thread and thread.parent_id == discord_test.channel("general").id
+    assert record.content == f"Opened {thread.mention}"
+    assert [m.content for m in discord_test.messages(thread)] == ["Table xisk-1 is open."]
+    assert discord_test.bot.get_channel(thread.id) is not None  # THREAD_CREATE reached the bot
+    inside = await discord_test.slash("probe", "admin", "ping", user="bob", channel=thread)
+    assert inside.content == "pong"
+    assert [m.content for m in discord_test.messages(thread)] == ["Table xisk-1 is open.", "pong"]
+
+
+async def test_click_on_a_button_nobody_handles_is_not_answered(discord_test: DiscordTest) -> None:
+    notice = await discord_test.slash("probe", "knock", user="ann")
+    [message] = notice.responses
+    message.payload["components"][0]["components"][0]["custom_id"] = "stale:button"
+    with pytest.raises(TimeoutError, match="stale:button"):
+        await discord_test.click(message, "stale:button", user="bob", timeout=0.5)
+    assert discord_test.logged_errors() == []
+
+
+async def test_redelivered_interaction_cannot_be_answered_twice(discord_test: DiscordTest) -> None:
+    record = await discord_test.slash("probe", "secret", user="ann", text="once")
+    await discord_test.redeliver(record)
+    assert [(c.type, c.accepted) for c in record.callbacks] == [(4, True), (4, False)]
+    assert [m.content for m in discord_test.ephemerals("ann")] == ["Secret: once"]
+
+
+async def test_concurrent_commands_get_their_own_answers(discord_test: DiscordTest) -> None:
+    import asyncio
+
+    slow, quick = await asyncio.gather(
+        discord_test.slash("probe", "slow", user="ann", seconds=0.3, defer=True),
+        discord_test.slash("probe", "admin", "ping", user="bob", channel="table-2"),
+    )
+    assert (slow.content, quick.content) == ("Done, slowly.", "pong")
+    assert [m.content for m in discord_test.messages("table-2")] == ["pong"]
+
+
+async def test_modal_submission_reaches_the_bot(discord_test: DiscordTest) -> None:
+    opened = await discord_test.slash("probe", "rename", user="ann")
+    assert opened.modal is not None and opened.modal["custom_id"] == "probe1:rename"
+    record = await discord_test.submit_modal(opened, {"New name": "Grand table"})
+    assert record.content == "Renamed to Grand table"
+    with pytest.raises(LookupError, match="colour"):
+        await discord_test.submit_modal(opened, {"colour": "red"})

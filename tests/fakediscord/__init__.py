@@ -1,7 +1,8 @@
 """A fake Discord server on 127.0.0.1 for running the real discord.py client in tests.
 
 Modules: ``server`` (state and HTTP site), ``rest`` (REST routes and the fault/recording
-middleware), ``gateway`` (WebSocket gateway), ``messages`` (message store, limits, interaction
+middleware), ``interactions`` (callback and webhook routes), ``replies`` (shared handler
+helpers), ``gateway`` (WebSocket gateway), ``messages`` (message store, limits, interaction
 callbacks), ``commands`` (interaction data from synced commands), ``payloads`` (JSON builders),
 ``recorder`` (what the bot sent), ``faults`` (fault switches), ``api`` (the test API),
 ``fixtures`` (pytest fixtures).
@@ -10,12 +11,14 @@ REST routes, under ``/api/v10``, named as fault switches name them (discord.py's
 templates). Any other route answers 404 JSON and is kept in ``Recorder.unknown_routes``.
 
 - ``GET /users/@me``, ``GET /users/{user_id}``, ``GET /oauth2/applications/@me``
+- ``GET /guilds/{guild_id}``, ``GET /guilds/{guild_id}/members/{user_id}``
 - ``GET /gateway``, ``GET /gateway/bot``
 - ``PUT|GET /applications/{application_id}/commands``
 - ``PUT|GET /applications/{application_id}/guilds/{guild_id}/commands``
 - ``GET /channels/{channel_id}``
 - ``POST /channels/{channel_id}/messages`` (JSON, or multipart: ``payload_json`` + ``files[n]``)
 - ``GET|PATCH|DELETE /channels/{channel_id}/messages/{message_id}``
+- ``POST /channels/{channel_id}/threads``, ``POST /channels/{channel_id}/messages/{message_id}/threads``
 - ``POST /users/@me/channels`` (opens a DM channel)
 - ``POST /interactions/{webhook_id}/{webhook_token}/callback`` (types 1, 4, 5, 6, 7, 8, 9; JSON
   or multipart; answers ``with_response``; a first answer after the deadline gets 404 code
@@ -35,10 +38,10 @@ Gateway (JSON text frames, at ``/`` and at the ``resume_gateway_url`` ``/resume/
   REQUEST_GUILD_MEMBERS (op 8)
 - dispatches READY (``session_id``, ``resume_gateway_url``, ``application``), GUILD_CREATE
   (the test guild: three text channels, two roles, the bot and three members),
-  GUILD_MEMBERS_CHUNK, RESUMED (after replaying every missed dispatch), INTERACTION_CREATE
+  GUILD_MEMBERS_CHUNK, THREAD_CREATE, RESUMED (after replaying every missed dispatch), INTERACTION_CREATE
   (slash command type 2 with subcommand groups, subcommands and resolved users/channels;
   component type 3 for buttons and string selects, with the message they sit on;
-  autocomplete type 4)
+  autocomplete type 4; modal submit type 5)
 
 Fault switches (``FakeDiscord.faults``; each counts ``hits`` and fires ``times`` times, ``None``
 for ever): ``rate_limit`` (429 with ``Retry-After``, ``X-RateLimit-*``, ``Via`` and a body with

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections.abc import Callable
 from typing import Any
@@ -23,6 +24,17 @@ TIMEOUT = 10.0
 SETTLE = 0.1
 
 
+class _ErrorLog(logging.Handler):
+    """Keeps the ERROR records that discord.py logs (exceptions it caught and ignored)."""
+
+    def __init__(self) -> None:
+        super().__init__(level=logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
 class DiscordTest:
     """Drives one bot on a fake Discord server the way players would."""
 
@@ -32,6 +44,19 @@ class DiscordTest:
         self.timeout = timeout
         self.settle = settle
         self._task: asyncio.Task[None] | None = None
+        self._errors = _ErrorLog()
+        logging.getLogger("discord").addHandler(self._errors)
+
+    async def close(self) -> None:
+        """Stops the bot and stops collecting discord.py's error log."""
+        try:
+            await self.stop_bot()
+        finally:
+            logging.getLogger("discord").removeHandler(self._errors)
+
+    def logged_errors(self) -> list[str]:
+        """Returns the errors discord.py logged so far (e.g. an exception in a view or command)."""
+        return [record.getMessage() for record in self._errors.records]
 
     # running the bot
 
@@ -170,6 +195,32 @@ class DiscordTest:
         )
         return await self.wait_answered(record, timeout=timeout, defer_is_answer=not wait_for_edit)
 
+    async def submit_modal(
+        self, opened_by: InteractionRecord, values: dict[str, Any], *, timeout: float | None = None,
+    ) -> InteractionRecord:
+        """Fills and submits the modal an interaction opened; ``values`` maps custom_id or label to input.
+
+        Text inputs take a string, select menus a list of values. Raises LookupError if the bot
+        opened no modal or a key names no field.
+        """
+        modal = opened_by.modal
+        if modal is None:
+            kinds = [c.type for c in opened_by.callbacks]
+            raise LookupError(f"{opened_by.name!r} opened no modal; callback types: {kinds}")
+        used: set[str] = set()
+        fields = modal_answers(modal["components"], values, used)
+        data = {"custom_id": modal["custom_id"], "components": fields}
+        if unused := set(values) - used:
+            raise LookupError(f"modal {modal['custom_id']!r} has no field {sorted(unused)}")
+        source = self.fake.messages.get(opened_by.source_message_id or 0)
+        user = self.fake.user_by_id(opened_by.user_id)
+        assert user is not None
+        record = await self.fake.send_interaction(
+            kind=5, data=data, user=user,
+            channel=self.fake.channel(opened_by.channel_id), name=modal["custom_id"], message=source,
+        )
+        return await self.wait_answered(record, timeout=timeout)
+
     async def wait_answered(
         self, record: InteractionRecord, *, timeout: float | None = None, defer_is_answer: bool = False,
     ) -> InteractionRecord:
@@ -187,15 +238,32 @@ class DiscordTest:
         await self.quiet()
         return record
 
+    async def redeliver(self, record: InteractionRecord) -> InteractionRecord:
+        """Delivers an interaction a second time (as after a replay) and waits until the bot is quiet."""
+        await self.fake.redeliver(record)
+        await asyncio.sleep(self.settle)
+        await self.quiet()
+        return record
+
+    async def wait_until(self, predicate: Callable[[], object], *, timeout: float | None = None) -> None:
+        """Waits until ``predicate()`` is true (e.g. a reminder the bot posts on its own)."""
+        limit = self.timeout if timeout is None else timeout
+        deadline = time.monotonic() + limit
+        while not predicate():
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"condition not met within {limit} s")
+            await asyncio.sleep(0.02)
+
     async def quiet(self, settle: float | None = None) -> None:
-        """Waits until the bot has sent nothing for ``settle`` seconds (at most the timeout)."""
+        """Waits until no request is in flight and none came for ``settle`` seconds (at most the timeout)."""
         settle = self.settle if settle is None else settle
+        recorder = self.fake.recorder
         limit = time.monotonic() + self.timeout
         while time.monotonic() < limit:
-            idle = time.monotonic() - self.fake.recorder.last_activity
-            if idle >= settle:
+            idle = time.monotonic() - recorder.last_activity
+            if recorder.in_flight == 0 and idle >= settle:
                 return
-            await asyncio.sleep(settle - idle)
+            await asyncio.sleep(max(settle - idle, 0.02))
 
     # gateway
 
@@ -209,3 +277,29 @@ class DiscordTest:
 
     def _user(self, user: FakeUser | str) -> FakeUser:
         return self.fake.user(user) if isinstance(user, str) else user
+
+
+def modal_answers(
+    components: list[Any], values: dict[str, Any], used: set[str], label: str = "",
+) -> list[Any]:
+    """Returns the submitted components of a modal, filling each field from ``values``."""
+    out: list[Any] = []
+    for comp in components:
+        kind = comp.get("type")
+        if kind == 1:
+            out.append({"type": 1, "components": modal_answers(comp.get("components") or [], values, used)})
+        elif kind == 18:
+            inner = modal_answers([comp["component"]], values, used, label=str(comp.get("label") or ""))
+            out.append({"type": 18, "component": inner[0]})
+        elif "custom_id" in comp:
+            custom_id = comp["custom_id"]
+            key = next((k for k in (custom_id, comp.get("label"), label) if k and k in values), None)
+            if key is not None:
+                used.add(key)
+            if kind == 4:
+                text = values[key] if key is not None else comp.get("value") or ""
+                out.append({"type": 4, "custom_id": custom_id, "value": str(text)})
+            else:
+                out.append({"type": kind, "custom_id": custom_id,
+                            "values": [str(v) for v in values[key]] if key is not None else []})
+    return out

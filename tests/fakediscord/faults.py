@@ -65,6 +65,8 @@ class Faults:
 
     def __init__(self) -> None:
         self.armed: list[Fault] = []
+        self.known_routes: set[str] = set()
+        """The server's route names; once set, arming a switch on any other name raises ValueError."""
 
     def fail(
         self, route: str, *, status: int = 500, times: int | None = 1, match: Matcher | None = None,
@@ -119,5 +121,7 @@ class Faults:
         return fired
 
     def _arm(self, fault: Fault) -> Fault:
+        if self.known_routes and fault.route not in self.known_routes:
+            raise ValueError(f"the fake serves no route {fault.route!r}; routes: {sorted(self.known_routes)}")
         self.armed.append(fault)
         return fault

@@ -1,7 +1,17 @@
 """Pytest fixtures: a fake Discord server, a bot running on it, and quick retry back-off.
 
-Use them from a conftest with ``from tests.fakediscord.fixtures import *`` and override
-``bot_factory`` with a fixture that returns a callable building a fresh bot.
+``tests/discord/conftest.py`` exposes them. A test module (or a conftest below it) chooses its
+bot by overriding ``bot_factory`` with a callable that builds a fresh, unstarted bot::
+
+    @pytest.fixture
+    def bot_factory(tmp_path: Path) -> BotFactory:
+        return lambda: TablehostBot(db_path=tmp_path / "games.db")
+
+    async def test_board_is_posted(discord_test: DiscordTest) -> None:
+        record = await discord_test.slash("game", "board", user="ann", channel="table-1")
+        assert record.files[0].image().format == "PNG"
+
+``fake_discord_options`` can be overridden the same way (keyword arguments of ``FakeDiscord``).
 """
 
 from __future__ import annotations
@@ -68,11 +78,11 @@ def bot_factory() -> BotFactory:
 async def discord_test(fake_discord: FakeDiscord, bot_factory: BotFactory) -> AsyncIterator[DiscordTest]:
     """Starts ``bot_factory()`` on the fake server (READY, commands synced) and yields the test API."""
     api = DiscordTest(fake_discord)
-    await api.start_bot(bot_factory)
     try:
+        await api.start_bot(bot_factory)
         yield api
     finally:
-        await api.stop_bot()
+        await api.close()
 
 
 class _QuickAsyncio:

@@ -40,6 +40,9 @@ class Gateway:
         self.resumes = 0
         self.heartbeats = 0
         self.drops = 0
+        self.member_requests = 0
+        self.large_guild = False
+        """Sends GUILD_CREATE without members when set, so a members-intent client requests them (op 8)."""
         self.replayed = 0
         self.tokens: list[str] = []
         self._ws: web.WebSocketResponse | None = None
@@ -81,6 +84,7 @@ class Gateway:
         elif op == RESUME:
             await self._resume(ws, data)
         elif op == REQUEST_MEMBERS:
+            self.member_requests += 1
             guild = self.fake.guild
             members = [guild.member_payload(u) for u in guild.members]
             await self.dispatch("GUILD_MEMBERS_CHUNK", {
@@ -101,7 +105,7 @@ class Gateway:
             "relationships": [], "presences": [], "geo_ordered_rtc_regions": [],
             "application": {"id": str(fake.bot_user.id), "flags": 0}, "auth": {},
         })
-        await self.dispatch("GUILD_CREATE", fake.guild.payload())
+        await self.dispatch("GUILD_CREATE", fake.guild.payload(large=self.large_guild))
         self.live.set()
 
     async def _resume(self, ws: web.WebSocketResponse, data: Json) -> None:

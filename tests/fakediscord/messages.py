@@ -55,7 +55,7 @@ def create(
     )
     message = SentMessage(
         id=message_id, channel_id=channel.id, payload=payload, files=list(files),
-        seq=fake.recorder.next_seq(), via=via,
+        seq=fake.recorder.next_seq(), via=via, bodies=[body],
         dm_to=channel.recipient.id if channel.recipient is not None else None,
         interaction_id=record.id if record else None,
     )
@@ -85,6 +85,7 @@ def edit(fake: FakeDiscord, message: SentMessage, body: Json, files: list[SentFi
     payload["attachments"] = [*payload["attachments"], *_attachments(fake, files)]
     message.files = [*message.files, *files]
     payload["edited_timestamp"] = payload["timestamp"]
+    message.bodies.append(body)
     message.edits += 1
     fake.recorder.next_seq()
 

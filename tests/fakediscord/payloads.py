@@ -60,13 +60,26 @@ class FakeUser:
 
 @dataclass(frozen=True)
 class FakeChannel:
-    """A channel of the fake guild (type 0), or a DM channel (type 1) with one recipient."""
+    """A text channel (type 0) or thread (11 public, 12 private) of the guild, or a DM (type 1)."""
 
     id: int
     name: str
     guild_id: int | None = None
     recipient: FakeUser | None = None
     position: int = 0
+    kind: int = 0
+    parent_id: int | None = None
+    owner_id: int | None = None
+
+    @property
+    def mention(self) -> str:
+        """Returns the mention string for this channel."""
+        return f"<#{self.id}>"
+
+    @property
+    def is_thread(self) -> bool:
+        """Tells whether this is a thread."""
+        return self.kind in (11, 12)
 
     @property
     def is_dm(self) -> bool:
@@ -78,6 +91,16 @@ class FakeChannel:
         if self.recipient is not None:
             return {"id": str(self.id), "type": 1, "last_message_id": None,
                     "recipients": [self.recipient.payload()]}
+        if self.is_thread:
+            return {
+                "id": str(self.id), "type": self.kind, "name": self.name, "guild_id": str(self.guild_id),
+                "parent_id": str(self.parent_id), "owner_id": str(self.owner_id), "last_message_id": None,
+                "message_count": 0, "member_count": 1, "total_message_sent": 0, "rate_limit_per_user": 0,
+                "flags": 0, "thread_metadata": {
+                    "archived": False, "auto_archive_duration": 1440, "archive_timestamp": iso_now(),
+                    "locked": False, "invitable": True,
+                },
+            }
         return {
             "id": str(self.id), "type": 0, "name": self.name, "guild_id": str(self.guild_id),
             "position": self.position, "permission_overwrites": [], "nsfw": False,
@@ -93,6 +116,7 @@ class FakeGuild:
     name: str
     owner: FakeUser
     channels: list[FakeChannel] = field(default_factory=list)
+    threads: list[FakeChannel] = field(default_factory=list)
     members: list[FakeUser] = field(default_factory=list)
     roles: list[Json] = field(default_factory=list)
 
@@ -103,14 +127,16 @@ class FakeGuild:
             "deaf": False, "mute": False, "flags": 0, "pending": False, "avatar": None,
         }
 
-    def payload(self) -> Json:
-        """Returns the GUILD_CREATE payload."""
+    def payload(self, *, large: bool = False) -> Json:
+        """Returns the GUILD_CREATE payload; a ``large`` guild lists only bots, so clients must chunk."""
+        listed = [u for u in self.members if u.bot] if large else self.members
         return {
             "id": str(self.id), "name": self.name, "icon": None, "owner_id": str(self.owner.id),
-            "unavailable": False, "large": False, "member_count": len(self.members),
+            "unavailable": False, "large": large, "member_count": len(self.members),
             "features": [], "emojis": [], "stickers": [], "roles": self.roles,
-            "channels": [c.payload() for c in self.channels], "threads": [],
-            "members": [self.member_payload(u) for u in self.members], "voice_states": [],
+            "channels": [c.payload() for c in self.channels],
+            "threads": [t.payload() for t in self.threads],
+            "members": [self.member_payload(u) for u in listed], "voice_states": [],
             "presences": [], "stage_instances": [], "guild_scheduled_events": [],
             "soundboard_sounds": [], "verification_level": 0, "default_message_notifications": 0,
             "explicit_content_filter": 0, "mfa_level": 0, "nsfw_level": 0, "premium_tier": 0,

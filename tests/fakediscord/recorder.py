@@ -45,6 +45,8 @@ class SentMessage:
     interaction_id: int | None = None
     deleted: bool = False
     edits: int = 0
+    bodies: list[Json] = field(default_factory=list)
+    """The JSON bodies the bot sent for this message (creation, then each edit), e.g. allowed_mentions."""
 
     @property
     def content(self) -> str:
@@ -105,6 +107,7 @@ class Callback:
     data: Json
     at: float
     accepted: bool = True
+    seq: int = 0
 
 
 @dataclass
@@ -123,6 +126,8 @@ class InteractionRecord:
     messages: list[SentMessage] = field(default_factory=list)
     original: SentMessage | None = None
     source_message_id: int | None = None
+    payload: Json = field(default_factory=dict)
+    """The INTERACTION_CREATE payload as dispatched."""
     answered: asyncio.Event = field(default_factory=asyncio.Event)
 
     @property
@@ -150,6 +155,11 @@ class InteractionRecord:
             if cb.type == 8:
                 return list(cb.data.get("choices") or [])
         return []
+
+    @property
+    def modal(self) -> Json | None:
+        """Returns the modal the bot opened (a type 9 callback's data), or None."""
+        return next((cb.data for cb in self.callbacks if cb.type == 9 and cb.accepted), None)
 
     @property
     def ephemeral(self) -> bool:
@@ -195,6 +205,8 @@ class Recorder:
         self.sent: list[SentMessage] = []
         self.interactions: dict[int, InteractionRecord] = {}
         self.last_activity: float = time.monotonic()
+        self.in_flight = 0
+        """REST requests being served right now (a quiet bot has none)."""
         self._seq = 0
 
     def next_seq(self) -> int:

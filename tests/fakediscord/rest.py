@@ -1,36 +1,22 @@
-"""REST routes of the fake server, a middleware that applies fault switches and records requests."""
+"""REST routes of the fake server, and a middleware that applies fault switches and records requests."""
 
 from __future__ import annotations
 
 import asyncio
-import json
-import re
 import time
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from tests.fakediscord import interactions
 from tests.fakediscord import messages as msgs
-from tests.fakediscord.recorder import Callback, RequestRecord
+from tests.fakediscord.recorder import RequestRecord
+from tests.fakediscord.replies import FAKE_KEY, PREFIX_KEY, error, read_body, reply
 
 if TYPE_CHECKING:
     from tests.fakediscord.server import FakeDiscord
 
-Json = dict[str, Any]
-FAKE_KEY: web.AppKey[FakeDiscord] = web.AppKey("fake_discord")
-_PREFIX_KEY: web.AppKey[str] = web.AppKey("api_prefix", str)
-
-
-def reply(data: Any, *, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
-    """Returns a JSON response typed exactly ``application/json``, as discord.py expects."""
-    return web.Response(body=json.dumps(data).encode(), status=status, headers=headers,
-                        content_type="application/json")
-
-
-def error(status: int, message: str, code: int = 0) -> web.Response:
-    """Returns a Discord-style JSON error."""
-    return reply({"message": message, "code": code}, status=status)
-
+__all__ = ["FAKE_KEY", "add_routes", "middleware", "unknown"]
 
 def route_name(request: web.Request) -> str | None:
     """Returns the discord.py route template of a request (``"POST /channels/{channel_id}/messages"``)."""
@@ -39,7 +25,7 @@ def route_name(request: web.Request) -> str | None:
     resource = request.match_info.route.resource
     if resource is None:
         return None
-    path = resource.canonical.removeprefix(request.app[_PREFIX_KEY])
+    path = resource.canonical.removeprefix(request.app[PREFIX_KEY])
     if request.match_info.get("message_id") == "@original":
         path = path.replace("{message_id}", "@original")
     return f"{request.method} {path}"
@@ -56,6 +42,15 @@ async def middleware(request: web.Request, handler: Any) -> web.StreamResponse:
     fake = request.app[FAKE_KEY]
     if request.path in ("/", "/resume/"):
         return await handler(request)
+    fake.recorder.in_flight += 1
+    try:
+        return await _serve(fake, request, handler)
+    finally:
+        fake.recorder.in_flight -= 1
+        fake.recorder.touch()
+
+
+async def _serve(fake: FakeDiscord, request: web.Request, handler: Any) -> web.StreamResponse:
     started = time.monotonic()
     route = route_name(request)
     response: web.StreamResponse
@@ -82,30 +77,12 @@ async def middleware(request: web.Request, handler: Any) -> web.StreamResponse:
         request.method, request.path, route or f"{request.method} ?", response.status, started,
         time.monotonic() - started,
     ))
-    fake.recorder.touch()
     return response
 
 
 async def unknown(request: web.Request) -> web.Response:
     """Answers any route the fake does not know with 404 (the middleware records it)."""
     return error(404, "404: Not Found")
-
-
-async def read_body(request: web.Request) -> tuple[Json, list[msgs.SentFile]]:
-    """Returns the JSON body and the uploaded files of a JSON or multipart request."""
-    if request.content_type.startswith("multipart/"):
-        form = await request.post()
-        body = json.loads(str(form.get("payload_json") or "{}"))
-        indexed = []
-        for name, value in form.items():
-            found = re.fullmatch(r"files\[(\d+)\]", name)
-            if found and isinstance(value, web.FileField):
-                data = value.file.read()
-                indexed.append((int(found[1]), msgs.SentFile(value.filename, data, value.content_type)))
-        return body, [f for _, f in sorted(indexed, key=lambda pair: pair[0])]
-    if not request.can_read_body:
-        return {}, []
-    return await request.json(), []
 
 
 # identity and gateway
@@ -120,6 +97,26 @@ async def get_user(request: web.Request) -> web.Response:
     """Serves ``GET /users/{user_id}``."""
     user = request.app[FAKE_KEY].user_by_id(int(request.match_info["user_id"]))
     return reply(user.payload()) if user else error(404, "Unknown User", 10013)
+
+
+async def get_guild(request: web.Request) -> web.Response:
+    """Serves ``GET /guilds/{guild_id}``."""
+    fake = request.app[FAKE_KEY]
+    if request.match_info["guild_id"] != str(fake.guild.id):
+        return error(404, "Unknown Guild", 10004)
+    data = fake.guild.payload()
+    for key in ("channels", "threads", "members", "voice_states", "presences", "joined_at"):
+        data.pop(key, None)
+    return reply(data)
+
+
+async def get_member(request: web.Request) -> web.Response:
+    """Serves ``GET /guilds/{guild_id}/members/{user_id}``."""
+    fake = request.app[FAKE_KEY]
+    user = fake.user_by_id(int(request.match_info["user_id"]))
+    if request.match_info["guild_id"] != str(fake.guild.id) or user is None:
+        return error(404, "Unknown Member", 10007)
+    return reply(fake.guild.member_payload(user))
 
 
 async def get_application(request: web.Request) -> web.Response:
@@ -211,6 +208,23 @@ async def delete_message(request: web.Request) -> web.Response:
     return web.Response(status=204)
 
 
+async def start_thread(request: web.Request) -> web.Response:
+    """Serves ``POST /channels/{channel_id}/threads`` and ``.../messages/{message_id}/threads``."""
+    fake = request.app[FAKE_KEY]
+    try:
+        parent = fake.channel(int(request.match_info["channel_id"]))
+    except LookupError:
+        return error(404, "Unknown Channel", 10003)
+    if parent.is_dm or parent.is_thread:
+        return error(400, "Cannot execute action on this channel type", 50024)
+    body = await request.json()
+    message_id = request.match_info.get("message_id")
+    private = int(body.get("type") or 11) == 12 and message_id is None
+    thread = await fake.create_thread(parent, str(body.get("name") or "thread"), private=private,
+                                      thread_id=int(message_id) if message_id else None)
+    return reply(thread.payload())
+
+
 async def open_dm(request: web.Request) -> web.Response:
     """Serves ``POST /users/@me/channels`` (opens a DM channel)."""
     fake = request.app[FAKE_KEY]
@@ -221,115 +235,29 @@ async def open_dm(request: web.Request) -> web.Response:
     return reply(fake.dm_channel(user).payload())
 
 
-# interactions and webhooks
-
-async def interaction_callback(request: web.Request) -> web.Response:
-    """Serves ``POST /interactions/{id}/{token}/callback`` for response types 1, 4, 5, 6, 7, 8, 9."""
-    fake = request.app[FAKE_KEY]
-    record = fake.recorder.interactions.get(int(request.match_info["webhook_id"]))
-    if record is None or record.token != request.match_info["webhook_token"]:
-        return error(404, "Unknown interaction", 10062)
-    body, files = await read_body(request)
-    msgs.check(request.app[FAKE_KEY], body, files)
-    kind, data = int(body.get("type", 0)), dict(body.get("data") or {})
-    msgs.check(fake, data, files)
-    now = time.monotonic()
-    if any(cb.accepted for cb in record.callbacks):
-        record.callbacks.append(Callback(kind, data, now, accepted=False))
-        return error(400, "Interaction has already been acknowledged.", 40060)
-    late = fake.enforce_deadline and now - record.dispatched_at > record.deadline
-    record.callbacks.append(Callback(kind, data, now, accepted=not late))
-    fake.recorder.next_seq()
-    if late:
-        record.answered.set()
-        return error(404, "Unknown interaction", 10062)
-    message = msgs.apply_callback(fake, record, kind, data, files)
-    interaction: Json = {"id": str(record.id), "type": record.kind}
-    result: Json = {"interaction": interaction}
-    if message is not None:
-        interaction.update(response_message_id=str(message.id), response_message_loading=kind == 5,
-                           response_message_ephemeral=message.ephemeral)
-        result["resource"] = {"type": kind, "message": message.payload}
-    return reply(result)
-
-
-def _webhook_record(request: web.Request) -> Any:
-    fake = request.app[FAKE_KEY]
-    record = fake.interaction_by_token(request.match_info["webhook_token"])
-    if record is None or request.match_info["webhook_id"] != str(fake.bot_user.id):
-        return None
-    return record
-
-
-async def post_followup(request: web.Request) -> web.Response:
-    """Serves ``POST /webhooks/{app}/{token}`` (an interaction follow-up)."""
-    fake = request.app[FAKE_KEY]
-    record = _webhook_record(request)
-    if record is None:
-        return error(404, "Unknown Webhook", 10015)
-    body, files = await read_body(request)
-    msgs.check(request.app[FAKE_KEY], body, files)
-    original = record.original
-    if original is not None and int(original.payload.get("flags") or 0) & msgs.LOADING:
-        # The first follow-up after a "thinking" defer replaces the loading message (and keeps its flags).
-        msgs.edit(fake, original, {**body, "flags": None}, files)
-        message = original
-    else:
-        message = msgs.create(fake, fake.channel(record.channel_id), body, files, via="followup",
-                              record=record)
-    record.answered.set()
-    return reply(message.payload)
-
-
-def _webhook_message(request: web.Request) -> Any:
-    record = _webhook_record(request)
-    if record is None:
-        return None, None
-    message_id = request.match_info["message_id"]
-    if message_id == "@original":
-        return record, record.original
-    message = request.app[FAKE_KEY].messages.get(int(message_id))
-    return record, message if message is not None and not message.deleted else None
-
-
-async def get_webhook_message(request: web.Request) -> web.Response:
-    """Serves ``GET /webhooks/{app}/{token}/messages/@original|{id}``."""
-    _, message = _webhook_message(request)
-    return reply(message.payload) if message else error(404, "Unknown Message", 10008)
-
-
-async def patch_webhook_message(request: web.Request) -> web.Response:
-    """Serves ``PATCH /webhooks/{app}/{token}/messages/@original|{id}`` (edits a response)."""
-    record, message = _webhook_message(request)
-    if message is None:
-        return error(404, "Unknown Message", 10008)
-    body, files = await read_body(request)
-    msgs.check(request.app[FAKE_KEY], body, files)
-    msgs.edit(request.app[FAKE_KEY], message, body, files)
-    if message not in record.messages:
-        record.messages.append(message)
-    record.answered.set()
-    return reply(message.payload)
-
-
-async def delete_webhook_message(request: web.Request) -> web.Response:
-    """Serves ``DELETE /webhooks/{app}/{token}/messages/@original|{id}``."""
-    record, message = _webhook_message(request)
-    if message is None:
-        return error(404, "Unknown Message", 10008)
-    message.deleted = True
-    record.answered.set()
-    return web.Response(status=204)
+def route_names(app: web.Application, prefix: str) -> set[str]:
+    """Returns the names of every REST route (as fault switches name them)."""
+    names = set()
+    for route in app.router.routes():
+        canonical = route.resource.canonical if route.resource is not None else ""
+        if canonical.startswith(prefix) and route.method != "HEAD":
+            path = canonical.removeprefix(prefix)
+            names.add(f"{route.method} {path}")
+            if path.endswith("/messages/{message_id}") and path.startswith("/webhooks"):
+                names.add(f"{route.method} {path.replace('{message_id}', '@original')}")
+    return names
 
 
 def add_routes(app: web.Application, prefix: str) -> None:
     """Registers every REST route under ``prefix`` (``/api/v10``)."""
-    app[_PREFIX_KEY] = prefix
+    app[PREFIX_KEY] = prefix
     r = app.router
     r.add_get(prefix + "/users/@me", get_me)
     r.add_post(prefix + "/users/@me/channels", open_dm)
     r.add_get(prefix + "/users/{user_id}", get_user)
     r.add_get(prefix + "/oauth2/applications/@me", get_application)
+    r.add_get(prefix + "/guilds/{guild_id}", get_guild)
+    r.add_get(prefix + "/guilds/{guild_id}/members/{user_id}", get_member)
     r.add_get(prefix + "/gateway", get_gateway)
     r.add_get(prefix + "/gateway/bot", get_gateway)
     for path in ("/applications/{application_id}/commands",
@@ -338,13 +266,10 @@ def add_routes(app: web.Application, prefix: str) -> None:
         r.add_get(prefix + path, get_commands)
     r.add_get(prefix + "/channels/{channel_id}", get_channel)
     r.add_post(prefix + "/channels/{channel_id}/messages", post_message)
+    r.add_post(prefix + "/channels/{channel_id}/threads", start_thread)
+    r.add_post(prefix + "/channels/{channel_id}/messages/{message_id}/threads", start_thread)
     one = prefix + "/channels/{channel_id}/messages/{message_id}"
     r.add_get(one, get_message)
     r.add_patch(one, patch_message)
     r.add_delete(one, delete_message)
-    r.add_post(prefix + "/interactions/{webhook_id}/{webhook_token}/callback", interaction_callback)
-    r.add_post(prefix + "/webhooks/{webhook_id}/{webhook_token}", post_followup)
-    hook = prefix + "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}"
-    r.add_get(hook, get_webhook_message)
-    r.add_patch(hook, patch_webhook_message)
-    r.add_delete(hook, delete_webhook_message)
+    interactions.add_routes(app, prefix)

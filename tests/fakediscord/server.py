@@ -81,6 +81,7 @@ class FakeDiscord:
         app = web.Application(client_max_size=64 * 1024 * 1024, middlewares=[rest.middleware])
         app[rest.FAKE_KEY] = self
         rest.add_routes(app, API_PREFIX)
+        self.faults.known_routes = rest.route_names(app, API_PREFIX)
         app.router.add_get("/", self.gateway.handle)
         app.router.add_get("/resume/", self.gateway.handle)
         app.router.add_route("*", "/{tail:.*}", rest.unknown)
@@ -144,12 +145,32 @@ class FakeDiscord:
         self.guild.members.append(user)
         return user
 
+    def add_channel(self, name: str) -> FakeChannel:
+        """Adds a text channel to the guild (seen by bots that identify afterwards)."""
+        channel = FakeChannel(self.ids.next(), name, self.guild.id, position=len(self.guild.channels))
+        self.guild.channels.append(channel)
+        return channel
+
     def channel(self, name_or_id: str | int) -> FakeChannel:
         """Returns a guild text channel by name or id, or a known DM channel by id."""
-        for ch in [*self.guild.channels, *self.dm_channels.values()]:
+        for ch in [*self.guild.channels, *self.guild.threads, *self.dm_channels.values()]:
             if name_or_id in (ch.name, ch.id, str(ch.id)):
                 return ch
         raise LookupError(f"no channel {name_or_id!r}; channels: {[c.name for c in self.guild.channels]}")
+
+    async def create_thread(
+        self, parent: FakeChannel, name: str, *, owner: FakeUser | None = None, private: bool = False,
+        thread_id: int | None = None,
+    ) -> FakeChannel:
+        """Opens a thread under a text channel and tells a connected bot (THREAD_CREATE)."""
+        thread = FakeChannel(
+            thread_id or self.ids.next(), name, self.guild.id, kind=12 if private else 11,
+            parent_id=parent.id, owner_id=(owner or self.bot_user).id,
+        )
+        self.guild.threads.append(thread)
+        if self.gateway.session is not None:
+            await self.gateway.dispatch("THREAD_CREATE", {**thread.payload(), "newly_created": True})
+        return thread
 
     def user_by_id(self, user_id: int) -> FakeUser | None:
         """Returns the user with this id, or None."""
@@ -213,12 +234,16 @@ class FakeDiscord:
         record = InteractionRecord(
             id=interaction_id, token=token, kind=kind, name=name, user_id=user.id, channel_id=channel.id,
             dispatched_at=time.monotonic(), deadline=self.interaction_deadline,
-            source_message_id=message.id if message is not None else None,
+            source_message_id=message.id if message is not None else None, payload=payload,
         )
         self.recorder.interactions[interaction_id] = record
         self.recorder.touch()
         await self.gateway.dispatch("INTERACTION_CREATE", payload)
         return record
+
+    async def redeliver(self, record: InteractionRecord) -> None:
+        """Dispatches an interaction's INTERACTION_CREATE again, with the same id and token."""
+        await self.gateway.dispatch("INTERACTION_CREATE", record.payload)
 
     def interaction_by_token(self, token: str) -> InteractionRecord | None:
         """Returns the interaction with this token, or None."""

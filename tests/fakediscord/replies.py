@@ -1,0 +1,46 @@
+"""Shared helpers of the fake server's handlers: the app keys, JSON replies, request bodies."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+
+from tests.fakediscord.recorder import SentFile
+
+if TYPE_CHECKING:
+    from tests.fakediscord.server import FakeDiscord
+
+Json = dict[str, Any]
+FAKE_KEY: web.AppKey[FakeDiscord] = web.AppKey("fake_discord")
+PREFIX_KEY: web.AppKey[str] = web.AppKey("api_prefix", str)
+
+
+def reply(data: Any, *, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
+    """Returns a JSON response typed exactly ``application/json``, as discord.py expects."""
+    return web.Response(body=json.dumps(data).encode(), status=status, headers=headers,
+                        content_type="application/json")
+
+
+def error(status: int, message: str, code: int = 0) -> web.Response:
+    """Returns a Discord-style JSON error."""
+    return reply({"message": message, "code": code}, status=status)
+
+
+async def read_body(request: web.Request) -> tuple[Json, list[SentFile]]:
+    """Returns the JSON body and the uploaded files of a JSON or multipart request."""
+    if request.content_type.startswith("multipart/"):
+        form = await request.post()
+        body = json.loads(str(form.get("payload_json") or "{}"))
+        indexed = []
+        for name, value in form.items():
+            found = re.fullmatch(r"files\[(\d+)\]", name)
+            if found and isinstance(value, web.FileField):
+                data = value.file.read()
+                indexed.append((int(found[1]), SentFile(value.filename, data, value.content_type)))
+        return body, [f for _, f in sorted(indexed, key=lambda pair: pair[0])]
+    if not request.can_read_body:
+        return {}, []
+    return await request.json(), []

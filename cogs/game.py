@@ -282,7 +282,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         except GameError as err:
             await interaction.followup.send(str(err), ephemeral=True)
             return
-        await interaction.followup.send(discord.utils.escape_mentions(out.text()))
+        await deliver(interaction, out)
+        await interaction.followup.send("Done.", ephemeral=True)
 
     @app_commands.command(name="help", description="How to play here")
     async def help(self, interaction: Interaction) -> None:

@@ -10,6 +10,8 @@ from typing import Any
 
 DISCORD_EPOCH_MS = 1420070400000
 ALL_PERMISSIONS = str((1 << 50) - 1)
+MEMBER_PERMISSIONS = str((1 << 10) | (1 << 11) | (1 << 15) | (1 << 16) | (1 << 31))
+"""View Channel, Send Messages, Attach Files, Read Message History, Use Application Commands."""
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 
 Json = dict[str, Any]
@@ -39,6 +41,8 @@ class FakeUser:
     id: int
     name: str
     bot: bool = False
+    permissions: str = ALL_PERMISSIONS
+    """The member's resolved permissions in every channel (``MEMBER_PERMISSIONS`` for a plain member)."""
 
     def payload(self) -> Json:
         """Returns the user object payload."""
@@ -220,7 +224,7 @@ def interaction_payload(
         payload["channel"] = channel.payload()
         payload["channel_id"] = str(channel.id)
         member = guild.member_payload(user)
-        member["permissions"] = ALL_PERMISSIONS
+        member["permissions"] = user.permissions
         payload["member"] = member
         payload["context"] = 0
         payload["authorizing_integration_owners"] = {"0": str(guild.id)}

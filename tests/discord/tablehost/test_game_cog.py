@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from tests.discord.tablehost.helpers import last_turn_message, open_tally, pictures
 from tests.fakediscord.api import DiscordTest
+from tests.fakediscord.payloads import MEMBER_PERMISSIONS
 
 CREATE_MESSAGE = "POST /channels/{channel_id}/messages"
 
@@ -181,10 +184,12 @@ async def test_a_restarted_bot_shows_the_same_game_and_old_buttons_still_work(
 
 async def test_abort_needs_the_creator_or_manage_channels(discord_test: DiscordTest) -> None:
     await open_tally(discord_test, "ann", "bob")
-    refused = await discord_test.slash("game", "abort", user="bob")
+    plain_bob = replace(discord_test.user("bob"), permissions=MEMBER_PERMISSIONS)
+    refused = await discord_test.slash("game", "abort", user=plain_bob)
     assert refused.ephemeral and "Manage Channels" in refused.content
-    await discord_test.slash("game", "abort", user="ann")
-    assert "Ann aborted the Tally game." in discord_test.messages("general")[-1].content
+    manager = await discord_test.slash("game", "abort", user="cy")  # not the creator, but may manage
+    assert manager.content == "Done."
+    assert "Cy aborted the Tally game." in discord_test.messages("general")[-1].content
     after = await discord_test.slash("game", "play", user="ann", move="add 1")
     assert "no game running" in after.content
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -52,6 +53,16 @@ class SentMessage:
     def content(self) -> str:
         """Returns the current text of the message."""
         return str(self.payload.get("content") or "")
+
+    @property
+    def pinged(self) -> list[int]:
+        """Returns the user ids this message notifies, as Discord decides from content and allowed_mentions."""
+        named = [int(m) for m in re.findall(r"<@!?(\d+)>", self.content)]
+        allowed = (self.bodies[0] if self.bodies else {}).get("allowed_mentions")
+        if allowed is None or "users" in (allowed.get("parse") or []):
+            return list(dict.fromkeys(named))
+        listed = {int(u) for u in allowed.get("users") or []}
+        return [u for u in dict.fromkeys(named) if u in listed]
 
     @property
     def ephemeral(self) -> bool:

@@ -16,6 +16,7 @@ async def test_start_posts_a_picture_pings_the_first_player_and_dms_each_secret(
     ann = discord_test.user("ann")
     [start] = pictures(discord_test.messages("general"))
     assert "Tally begins: Ann, Bob." in start.content and ann.mention in start.content
+    assert start.pinged == [ann.id]
     [ann_dm], [bob_dm] = discord_test.dms("ann"), discord_test.dms("bob")
     assert "Your secret is" in ann_dm.content and "Your secret is" in bob_dm.content
     channel_text = "\n".join(m.content for m in discord_test.messages("general"))
@@ -40,7 +41,7 @@ async def test_a_move_is_announced_with_a_new_picture_and_the_next_ping(discord_
     assert record.ephemeral and record.in_time and record.content == "Played `add 2`."
     [post] = discord_test.messages("general")[before:]
     assert post.content.startswith("Ann adds 2: the total is 2.")
-    assert discord_test.user("bob").mention in post.content
+    assert discord_test.user("bob").mention in post.content and post.pinged == [discord_test.user("bob").id]
     assert pictures([post])
 
 

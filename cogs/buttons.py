@@ -73,9 +73,13 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLA
 
     async def callback(self, interaction: discord.Interaction[Tablehost]) -> None:  # type: ignore[override]
         """Plays the move through the same path as a slash command."""
+        from cogs.client import apologise
         from cogs.game import play_move
 
-        await play_move(interaction, self.move, button=(self.game_id, self.version))
+        try:
+            await play_move(interaction, self.move, button=(self.game_id, self.version))
+        except Exception as err:  # a view's errors do not reach the command tree
+            await apologise(interaction, err)
 
 
 def quick_view(table: Table) -> discord.ui.View | None:

@@ -7,6 +7,7 @@ import logging
 from typing import Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from host.tables import Tables
@@ -16,6 +17,35 @@ log = logging.getLogger(__name__)
 
 COGS: tuple[str, ...] = ("cogs.game", "cogs.xisk", "cogs.nxs")
 """Extensions loaded at start-up; each game's cog adds itself here."""
+
+
+APOLOGY = "Something went wrong on our side. `/game board` shows the game as it stands; please try again."
+
+
+async def apologise(interaction: discord.Interaction[Any], error: BaseException) -> None:
+    """Logs an unexpected error with its trace and tells the caller briefly, privately."""
+    from engines import GameError
+
+    if isinstance(error, GameError):  # a refusal that escaped a command: still the player's message
+        message = str(error)
+    else:
+        log.error("interaction %s failed", interaction.data and interaction.data.get("name"), exc_info=error)
+        message = APOLOGY
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(message, ephemeral=True)
+        else:
+            await interaction.response.send_message(message, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not tell the user about the error")
+
+
+class Tree(app_commands.CommandTree):
+    """The command tree: one error handler for every slash command of every cog."""
+
+    async def on_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:
+        """Answers privately: the engine's sentence for a refusal, an apology for a bug."""
+        await apologise(interaction, getattr(error, "original", error))
 
 
 class Tablehost(commands.Bot):
@@ -40,7 +70,9 @@ class Tablehost(commands.Bot):
         intents.message_content = False
         intents.members = False
         intents.presences = False
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, **options)
+        super().__init__(
+            command_prefix=commands.when_mentioned, intents=intents, help_command=None, tree_cls=Tree, **options
+        )
         self.tables = tables
         self._render_slots = asyncio.Semaphore(render_workers)
         self._sync_guild = sync_guild

@@ -132,20 +132,6 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         self.bot = bot
         super().__init__()
 
-    async def cog_app_command_error(self, interaction: Interaction, error: app_commands.AppCommandError) -> None:
-        """Turns a bug into a short apology; the full trace goes to the log only."""
-        original = getattr(error, "original", error)
-        if isinstance(original, GameError):
-            message = str(original)
-        else:
-            log.error("command %s failed", interaction.command and interaction.command.qualified_name,
-                      exc_info=original)
-            message = "Something went wrong on our side; nothing was changed. Please try again."
-        if interaction.response.is_done():
-            await interaction.followup.send(message, ephemeral=True)
-        else:
-            await interaction.response.send_message(message, ephemeral=True)
-
     async def _lobby(self, interaction: Interaction, action: str) -> None:
         await begin(interaction)
         tables, channel = self.bot.tables, str(interaction.channel_id)

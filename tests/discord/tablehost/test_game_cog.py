@@ -208,3 +208,16 @@ async def test_lobby_refusals_are_ephemeral(discord_test: DiscordTest) -> None:
 async def test_help_lists_the_games(discord_test: DiscordTest) -> None:
     record = await discord_test.slash("game", "help", user="ann")
     assert record.ephemeral and "XISK" in record.content and "NXS" in record.content
+
+
+async def test_an_engine_bug_gets_an_apology_and_changes_nothing(discord_test: DiscordTest, tables) -> None:
+    await open_tally(discord_test, "ann", "bob")
+    before = len(discord_test.messages("general"))
+    record = await discord_test.slash("game", "play", user="ann", move="boom")
+    assert record.ephemeral and record.content.startswith("Something went wrong on our side.")
+    assert "boom" not in record.content and "Traceback" not in record.content
+    assert len(discord_test.messages("general")) == before
+    table = await tables.table(str(discord_test.channel("general").id))
+    assert table.row.version == 0 and table.game.view(None)["total"] == 0
+    after = await discord_test.slash("game", "play", user="ann", move="add 1")
+    assert after.content == "Played `add 1`."

@@ -19,8 +19,11 @@ async def table_of(dt: DiscordTest, tables: Tables) -> Table:
     return await tables.table(str(dt.channel("general").id))
 
 
-async def play(dt: DiscordTest, user: str, move: str, table: Table) -> None:
-    """Plays one XISK move the way a player would: a button when there is one, else its slash command."""
+async def play(dt: DiscordTest, user: str, move: str, table: Table) -> bool:
+    """Plays one XISK move the way a player would: a button when there is one, else its slash command.
+
+    Returns whether a button was clicked.
+    """
     words = move.split()
     turn = [m for m in dt.messages("general") if m.buttons()]
     if turn:
@@ -28,7 +31,7 @@ async def play(dt: DiscordTest, user: str, move: str, table: Table) -> None:
             if button["custom_id"].endswith(":" + "+".join(words)):
                 record = await dt.click(turn[-1], button["label"], user=user)
                 assert record.content == f"Played `{move}`.", record.content
-                return
+                return True
     kind = words[0]
     options: dict[str, object] = {}
     if kind in {"claim", "place"}:
@@ -45,6 +48,7 @@ async def play(dt: DiscordTest, user: str, move: str, table: Table) -> None:
         options["cards"] = " ".join(words[1:])
     record = await dt.slash("xisk", kind, user=user, **options)
     assert record.ephemeral and record.content == f"Played `{move}`.", record.content
+    return False
 
 
 def choose(legal: list[str], rng: random.Random) -> str:
@@ -89,7 +93,8 @@ async def test_three_players_from_new_through_claims_and_full_turns(discord_test
     assert not CARD.findall("\n".join(m.content for m in dt.messages("general") if "claims" not in m.content))
 
     rng = random.Random(5)
-    turns_started = 0
+    turns_started = clicks = 0
+    last_move = ""
     for _ in range(400):
         table = await table_of(dt, tables)
         game = table.game
@@ -100,7 +105,13 @@ async def test_three_players_from_new_through_claims_and_full_turns(discord_test
         user = NAMES[actor]
         before = len(dt.messages("general"))
         phase = game.view(None)["phase"]
-        move = choose(game.legal_moves(actor), rng)
+        legal = game.legal_moves(actor)
+        move = choose(legal, rng)
+        if move.startswith("attack") and rng.random() < 0.3:
+            move = "end"  # the "End attack" button
+        elif move.startswith("attack") and last_move in legal and rng.random() < 0.6:
+            move = last_move  # the "Attack again" button
+        last_move = move
 
         if rng.random() < 0.08:  # someone else tries to act: refused privately, nothing changes
             other = next(u for n, u in NAMES.items() if n != actor)
@@ -108,7 +119,7 @@ async def test_three_players_from_new_through_claims_and_full_turns(discord_test
             assert refused.ephemeral and "not your turn" in refused.content
             assert len(dt.messages("general")) == before
 
-        await play(dt, user, move, table)
+        clicks += await play(dt, user, move, table)
         after = await table_of(dt, tables)
         new_posts = dt.messages("general")[before:]
         assert pictures(new_posts), f"no picture after {move}"
@@ -121,7 +132,7 @@ async def test_three_players_from_new_through_claims_and_full_turns(discord_test
             assert pinged == []  # no ping for a player who keeps acting, nor at the end
         if after.game.view(None)["phase"] == "supply" and phase != "supply":
             turns_started += 1
-    assert turns_started >= 4
+    assert turns_started >= 4 and clicks > 0
 
     # Every hand that changed reached its owner by DM; the last DM shows the hand as it is now.
     game = (await table_of(dt, tables)).game

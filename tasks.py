@@ -2,7 +2,7 @@
 """Sets up a local virtual environment and runs the bot or the tests.
 
     python3 tasks.py run [bot.py arguments]   # set up, then run the bot
-    python3 tasks.py test [pytest arguments]  # set up, then lint and run every test
+    python3 tasks.py test [pytest arguments]  # set up, then lint, type-check and run every test
 
 Only the Python standard library is used here, so this works on a fresh machine
 with nothing but Python and access to the package registry. Packages are
@@ -63,10 +63,11 @@ def main(argv: list[str]) -> int:
         ensure_venv(dev=False)
         return subprocess.call([str(PYTHON), "bot.py", *rest])
     ensure_venv(dev=True)
-    lint = subprocess.call([str(PYTHON), "-m", "ruff", "check", "."])
-    if lint != 0:
-        print("tasks: ruff found problems (see above)", file=sys.stderr)
-        return lint
+    for name, check in (("ruff", ["ruff", "check", "."]), ("mypy", ["mypy"])):
+        status = subprocess.call([str(PYTHON), "-m", *check])
+        if status != 0:
+            print(f"tasks: {name} found problems (see above)", file=sys.stderr)
+            return status
     return subprocess.call([str(PYTHON), "-m", "pytest", *rest])
 
 

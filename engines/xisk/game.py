@@ -27,7 +27,7 @@ class Xisk(Game):
     MIN_PLAYERS = 2
     MAX_PLAYERS = 6
     HAS_SECRETS = True
-    OPTIONS: dict[str, Any] = {"cards_per_player": None}
+    OPTIONS = {"cards_per_player": None}
     OPTION_DOCS = {
         "cards_per_player": "Cards dealt to each player for the claim (None: 21/14/10/8/7 for "
         "2–6 players; 1 up to 42 ÷ players for a shorter or more neutral game).",

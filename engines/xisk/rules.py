@@ -7,6 +7,8 @@ the state, so checks come first but need not be exhaustive before changes.
 
 from __future__ import annotations
 
+from typing import Any
+
 from engines.core import Event, IllegalMove, event
 from engines.core.deck import DECK_INDEX, deck_order
 from engines.core.dice import roll_sorted
@@ -97,8 +99,9 @@ def legal_moves(s: XiskState, board: Board, player: str) -> list[Move]:
         assert s.invade is not None
         return [Invade(n) for n in range(s.chips[s.invade[0]])]
     if s.phase is Phase.ADJUST:
-        return [Adjust(a, b, n) for a, b, most in transfers(s, board, player)
-                for n in range(1, most + 1)] + [End()]
+        transfer: list[Move] = [Adjust(a, b, n) for a, b, most in transfers(s, board, player)
+                                for n in range(1, most + 1)]
+        return [*transfer, End()]
     return []
 
 
@@ -230,7 +233,7 @@ def _attack(s: XiskState, board: Board, player: str, src: str, dst: str) -> list
     s.chips[dst] -= def_losses
     # "to" marks a private event (engines.core.events), so events name the countries
     # source/target; the view's last_battle adds the from/to the renderer draws with.
-    data = {"source": src, "target": dst, "attacker": player, "defender": defender,
+    data: dict[str, Any] = {"source": src, "target": dst, "attacker": player, "defender": defender,
             "attacker_dice": att, "defender_dice": dfn,
             "attacker_losses": att_losses, "defender_losses": def_losses}
     s.last_battle = {**data, "from": src, "to": dst, "attacker_dice": list(att),

@@ -1,0 +1,5 @@
+"""Nexohominis: a two-player skirmish wargame with an economy (not yet registered in GAMES).
+
+Modules: ``datatypes`` (frozen tables), ``data`` (loading ``data/nexo``), ``layout`` (core §4.4
+checks), ``battlefield`` (presets' rules and the seeded generator).
+"""

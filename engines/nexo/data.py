@@ -43,167 +43,73 @@ from engines.nexo.datatypes import (
     Weapon,
     WiaResult,
 )
+from engines.nexo.reader import DataError, Reader
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "nexo"
 COVERS = ("light", "heavy")
 
 
-class DataError(ValueError):
-    """A data file is missing, unreadable or has a bad field; the message names both."""
-
-
-class _Doc:
-    """Reads fields of one JSON file, raising DataError with ``file: path: problem``."""
-
-    def __init__(self, file: str) -> None:
-        self.file = file
-
-    def fail(self, path: str, problem: str) -> DataError:
-        return DataError(f"{self.file}: {path}: {problem}")
-
-    def obj(self, v: Any, path: str) -> dict[str, Any]:
-        if not isinstance(v, dict):
-            raise self.fail(path, "expected an object")
-        return v
-
-    def field(self, o: dict[str, Any], key: str, path: str) -> Any:
-        if key not in o:
-            raise self.fail(f"{path}.{key}" if path else key, "missing")
-        return o[key]
-
-    def num(self, o: dict[str, Any], key: str, path: str, *, low: float = 0.0,
-            default: float | None = None, null: bool = False) -> float | None:
-        if key not in o and default is not None:
-            return default
-        v = self.field(o, key, path)
-        where = f"{path}.{key}" if path else key
-        if v is None and null:
-            return None
-        if isinstance(v, bool) or not isinstance(v, int | float):
-            raise self.fail(where, f"expected a number, got {v!r}")
-        if v < low:
-            raise self.fail(where, f"must be at least {low:g}, got {v!r}")
-        return float(v)
-
-    def int_(self, o: dict[str, Any], key: str, path: str, *, low: int = 0,
-             default: int | None = None, null: bool = False) -> int | None:
-        if key not in o and default is not None:
-            return default
-        v = self.field(o, key, path)
-        where = f"{path}.{key}" if path else key
-        if v is None and null:
-            return None
-        if isinstance(v, bool) or not isinstance(v, int):
-            raise self.fail(where, f"expected a whole number, got {v!r}")
-        if v < low:
-            raise self.fail(where, f"must be at least {low}, got {v!r}")
-        return v
-
-    def str_(self, o: dict[str, Any], key: str, path: str, *, choices: tuple[str, ...] = (),
-             default: str | None = None, null: bool = False) -> str | None:
-        if key not in o and (default is not None or null):
-            return default
-        v = self.field(o, key, path)
-        where = f"{path}.{key}" if path else key
-        if v is None and null:
-            return None
-        if not isinstance(v, str) or not v:
-            raise self.fail(where, f"expected text, got {v!r}")
-        if choices and v not in choices:
-            raise self.fail(where, f"must be one of {', '.join(choices)}, got {v!r}")
-        return v
-
-    def bool_(self, o: dict[str, Any], key: str, path: str, *, default: bool | None = None) -> bool:
-        if key not in o and default is not None:
-            return default
-        v = self.field(o, key, path)
-        if not isinstance(v, bool):
-            raise self.fail(f"{path}.{key}", f"expected true or false, got {v!r}")
-        return v
-
-    def list_(self, o: dict[str, Any], key: str, path: str, *, default: list[Any] | None = None) -> list[Any]:
-        if key not in o and default is not None:
-            return default
-        v = self.field(o, key, path)
-        if not isinstance(v, list):
-            raise self.fail(f"{path}.{key}", "expected a list")
-        return v
-
-    def ring(self, v: Any, path: str, *, closed: bool) -> Ring:
-        if not isinstance(v, list) or len(v) < (3 if closed else 2):
-            raise self.fail(path, f"expected a list of at least {3 if closed else 2} [x, y] points")
-        pts: list[tuple[float, float]] = []
-        for i, p in enumerate(v):
-            if (not isinstance(p, list) or len(p) != 2
-                    or not all(isinstance(c, int | float) and not isinstance(c, bool) for c in p)):
-                raise self.fail(f"{path}[{i}]", f"expected [x, y], got {p!r}")
-            pts.append((float(p[0]), float(p[1])))
-        if closed and not Polygon(pts).is_valid:
-            raise self.fail(path, "is not a simple polygon")
-        return tuple(pts)
-
-
-def _read(path: Path) -> tuple[_Doc, dict[str, Any]]:
-    doc = _Doc(f"battlefields/{path.name}" if path.parent.name == "battlefields" else path.name)
+def _read(path: Path) -> tuple[Reader, dict[str, Any]]:
+    doc = Reader(f"battlefields/{path.name}" if path.parent.name == "battlefields" else path.name)
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError as err:
-        raise DataError(f"{doc.file}: the file is missing") from err
+        raise DataError(f"{doc.source}: the file is missing") from err
     except json.JSONDecodeError as err:
-        raise DataError(f"{doc.file}: line {err.lineno}: not valid JSON ({err.msg})") from err
-    return doc, doc.obj(raw, "(top)")
+        raise DataError(f"{doc.source}: line {err.lineno}: not valid JSON ({err.msg})") from err
+    return doc, doc.obj(raw, "")
 
 
-def _weapon(d: _Doc, w: Any, path: str) -> Weapon:
+def _weapon(d: Reader, w: Any, path: str) -> Weapon:
     w = d.obj(w, path)
     return Weapon(
-        name=str(d.str_(w, "name", path)).lower(),
-        title=str(d.str_(w, "title", path)),
-        range=d.num(w, "range", path, low=1, null=True),
-        dice=int(d.int_(w, "dice", path, low=1) or 0),
-        damage=int(d.int_(w, "damage", path, low=1) or 0),
-        crit_damage=int(d.int_(w, "crit_damage", path, low=1) or 0),
-        aim=int(d.int_(w, "aim", path, low=-6, default=0) or 0),
-        powered=d.bool_(w, "powered", path, default=False),
-        no_cover=d.bool_(w, "no_cover", path, default=False),
+        name=d.text(w, "name", path).lower(),
+        title=d.text(w, "title", path),
+        range=d.opt_num(w, "range", path, low=1, required=True),
+        dice=d.int_(w, "dice", path, low=1),
+        damage=d.int_(w, "damage", path, low=1),
+        crit_damage=d.int_(w, "crit_damage", path, low=1),
+        aim=d.int_(w, "aim", path, low=-6, default=0),
+        powered=d.flag(w, "powered", path, default=False),
+        no_cover=d.flag(w, "no_cover", path, default=False),
     )
 
 
-def _unit(d: _Doc, name: str, u: Any, abilities: set[str]) -> UnitType:
+def _unit(d: Reader, name: str, u: Any, abilities: set[str]) -> UnitType:
     p = f"units.{name}"
     u = d.obj(u, p)
-    weapons = tuple(_weapon(d, w, f"{p}.weapons[{i}]") for i, w in enumerate(d.list_(u, "weapons", p)))
-    abil = d.list_(u, "abilities", p)
+    weapons = tuple(_weapon(d, w, f"{p}.weapons[{i}]") for i, w in enumerate(d.items(u, "weapons", p)))
+    abil = d.items(u, "abilities", p)
     for i, a in enumerate(abil):
         if a not in abilities:
             raise d.fail(f"{p}.abilities[{i}]", f"unknown ability {a!r}")
     return UnitType(
-        name=name, title=str(d.str_(u, "title", p)), role=str(d.str_(u, "role", p)),
-        move=float(d.num(u, "move", p) or 0), aim=int(d.int_(u, "aim", p, low=-6) or 0),
-        fight=int(d.int_(u, "fight", p, low=-6) or 0),
-        defense=int(d.int_(u, "defense", p, low=1) or 0), save=int(d.int_(u, "save", p, low=1) or 0),
-        armor=int(d.int_(u, "armor", p) or 0), hp=int(d.int_(u, "hp", p, low=1) or 0),
-        base_radius=float(d.num(u, "base_radius", p, low=0.1) or 0),
-        carbonite=int(d.int_(u, "carbonite", p) or 0), energy=int(d.int_(u, "energy", p) or 0),
-        powered=d.bool_(u, "powered", p), weapons=weapons, abilities=tuple(abil),
+        name=name, title=d.text(u, "title", p), role=d.text(u, "role", p),
+        move=d.num(u, "move", p), aim=d.int_(u, "aim", p, low=-6),
+        fight=d.int_(u, "fight", p, low=-6),
+        defense=d.int_(u, "defense", p, low=1), save=d.int_(u, "save", p, low=1),
+        armor=d.int_(u, "armor", p), hp=d.int_(u, "hp", p, low=1),
+        base_radius=d.num(u, "base_radius", p, low=0.1),
+        carbonite=d.int_(u, "carbonite", p), energy=d.int_(u, "energy", p),
+        powered=d.flag(u, "powered", p), weapons=weapons, abilities=tuple(abil),
     )
 
 
-def _building(d: _Doc, name: str, b: Any) -> BuildingType:
+def _building(d: Reader, name: str, b: Any) -> BuildingType:
     p = f"buildings.{name}"
     b = d.obj(b, p)
-    weapons = tuple(_weapon(d, w, f"{p}.weapons[{i}]") for i, w in enumerate(d.list_(b, "weapons", p)))
+    weapons = tuple(_weapon(d, w, f"{p}.weapons[{i}]") for i, w in enumerate(d.items(b, "weapons", p)))
     return BuildingType(
-        name=name, title=str(d.str_(b, "title", p)), role=str(d.str_(b, "role", p)),
-        width=float(d.num(b, "width", p, low=0.5) or 0), depth=float(d.num(b, "depth", p, low=0.5) or 0),
-        hp=int(d.int_(b, "hp", p, low=1) or 0), defense=int(d.int_(b, "defense", p, low=1) or 0),
-        save=int(d.int_(b, "save", p, low=1) or 0), armor=int(d.int_(b, "armor", p) or 0),
-        carbonite=d.int_(b, "carbonite", p, null=True), value=int(d.int_(b, "value", p) or 0),
-        energy=int(d.int_(b, "energy", p) or 0),
-        energy_production=int(d.int_(b, "energy_production", p) or 0),
-        build_points=d.int_(b, "build_points", p, low=1, null=True),
-        produces=tuple(str(x) for x in d.list_(b, "produces", p)),
-        building_range=float(d.num(b, "building_range", p) or 0), weapons=weapons,
+        name=name, title=d.text(b, "title", p), role=d.text(b, "role", p),
+        width=d.num(b, "width", p, low=0.5), depth=d.num(b, "depth", p, low=0.5),
+        hp=d.int_(b, "hp", p, low=1), defense=d.int_(b, "defense", p, low=1),
+        save=d.int_(b, "save", p, low=1), armor=d.int_(b, "armor", p),
+        carbonite=d.opt_int(b, "carbonite", p, required=True), value=d.int_(b, "value", p),
+        energy=d.int_(b, "energy", p),
+        energy_production=d.int_(b, "energy_production", p),
+        build_points=d.opt_int(b, "build_points", p, low=1, required=True),
+        produces=tuple(str(x) for x in d.items(b, "produces", p)),
+        building_range=d.num(b, "building_range", p), weapons=weapons,
     )
 
 
@@ -214,9 +120,9 @@ def load_faction(path: Path) -> Faction:
     for name, a in d.obj(d.field(raw, "abilities", ""), "abilities").items():
         a = d.obj(a, f"abilities.{name}")
         params = {k: v for k, v in a.items() if k not in ("title", "action", "text")}
-        abilities[name] = Ability(name, str(d.str_(a, "title", f"abilities.{name}")),
-                                  str(d.str_(a, "action", f"abilities.{name}")),
-                                  str(d.str_(a, "text", f"abilities.{name}")), params)
+        abilities[name] = Ability(name, d.text(a, "title", f"abilities.{name}"),
+                                  d.text(a, "action", f"abilities.{name}"),
+                                  d.text(a, "text", f"abilities.{name}"), params)
     units = {n: _unit(d, n, u, set(abilities)) for n, u in d.obj(d.field(raw, "units", ""), "units").items()}
     buildings = {n: _building(d, n, b) for n, b in d.obj(d.field(raw, "buildings", ""), "buildings").items()}
     for n, b in buildings.items():
@@ -224,36 +130,36 @@ def load_faction(path: Path) -> Faction:
             if u not in units:
                 raise d.fail(f"buildings.{n}.produces[{i}]", f"unknown unit {u!r}")
     start = d.obj(d.field(raw, "starting_force", ""), "starting_force")
-    sb = tuple(str(x) for x in d.list_(start, "buildings", "starting_force"))
-    sm = tuple(str(x) for x in d.list_(start, "models", "starting_force"))
+    sb = tuple(str(x) for x in d.items(start, "buildings", "starting_force"))
+    sm = tuple(str(x) for x in d.items(start, "models", "starting_force"))
     for i, x in enumerate(sb):
         if x not in buildings:
             raise d.fail(f"starting_force.buildings[{i}]", f"unknown building {x!r}")
     for i, x in enumerate(sm):
         if x not in units:
             raise d.fail(f"starting_force.models[{i}]", f"unknown unit {x!r}")
-    return Faction(str(d.str_(raw, "name", "")), str(d.str_(raw, "title", "")), units, buildings,
+    return Faction(d.text(raw, "name", ""), d.text(raw, "title", ""), units, buildings,
                    abilities, sb, sm)
 
 
-def _terrain_type(d: _Doc, name: str, t: Any) -> TerrainType:
+def _terrain_type(d: Reader, name: str, t: Any) -> TerrainType:
     p = f"types.{name}"
     t = d.obj(t, p)
     return TerrainType(
-        name=name, title=str(d.str_(t, "title", p)),
-        shape=str(d.str_(t, "shape", p, choices=("area", "line"))),
-        obscuring=d.bool_(t, "obscuring", p), blocks_sight=d.bool_(t, "blocks_sight", p),
-        cover_inside=d.str_(t, "cover_inside", p, choices=COVERS, null=True),
-        cover_crossed=d.str_(t, "cover_crossed", p, choices=COVERS, null=True),
-        difficult=d.bool_(t, "difficult", p), impassable=d.bool_(t, "impassable", p),
-        no_stopping=d.bool_(t, "no_stopping", p, default=False),
-        height=float(d.num(t, "height", p) or 0),
+        name=name, title=d.text(t, "title", p),
+        shape=d.text(t, "shape", p, choices=("area", "line")),
+        obscuring=d.flag(t, "obscuring", p), blocks_sight=d.flag(t, "blocks_sight", p),
+        cover_inside=d.opt_text(t, "cover_inside", p, choices=COVERS, required=True),
+        cover_crossed=d.opt_text(t, "cover_crossed", p, choices=COVERS, required=True),
+        difficult=d.flag(t, "difficult", p), impassable=d.flag(t, "impassable", p),
+        no_stopping=d.flag(t, "no_stopping", p, default=False),
+        height=d.num(t, "height", p),
     )
 
 
-def _piece(d: _Doc, p: str, t: Any, types: dict[str, TerrainType]) -> TerrainPiece:
+def _piece(d: Reader, p: str, t: Any, types: dict[str, TerrainType]) -> TerrainPiece:
     t = d.obj(t, p)
-    kind = str(d.str_(t, "type", p))
+    kind = d.text(t, "type", p)
     if kind not in types:
         raise d.fail(f"{p}.type", f"unknown terrain type {kind!r} (known: {', '.join(sorted(types))})")
     ttype = types[kind]
@@ -266,14 +172,14 @@ def _piece(d: _Doc, p: str, t: Any, types: dict[str, TerrainType]) -> TerrainPie
     features = tuple(
         Feature(d.ring(d.field(d.obj(f, f"{p}.features[{i}]"), "poly", f"{p}.features[{i}]"),
                        f"{p}.features[{i}].poly", closed=True),
-                str(d.str_(f, "cover", f"{p}.features[{i}]", choices=COVERS)))
-        for i, f in enumerate(d.list_(t, "features", p, default=[]))
+                d.text(f, "cover", f"{p}.features[{i}]", choices=COVERS))
+        for i, f in enumerate(d.items(t, "features", p, default=[]))
     )
     return TerrainPiece(
-        id=str(d.str_(t, "id", p)), type=kind, poly=poly, line=line,
-        width=float(d.num(t, "width", p, default=0.0) or 0.0),
-        cover=d.str_(t, "cover", p, choices=COVERS, null=True),
-        blocks_sight=d.bool_(t, "blocks_sight", p) if "blocks_sight" in t else None,
+        id=d.text(t, "id", p), type=kind, poly=poly, line=line,
+        width=d.num(t, "width", p, default=0.0),
+        cover=d.opt_text(t, "cover", p, choices=COVERS),
+        blocks_sight=d.flag(t, "blocks_sight", p) if "blocks_sight" in t else None,
         height=d.num(t, "height", p) if "height" in t else None, features=features,
     )
 
@@ -296,14 +202,14 @@ def load_preset(path: Path, faction: Faction, types: dict[str, TerrainType],
                 barricade_width: float) -> Preset:
     """Returns the preset in ``path``, checked against core §4; raises DataError."""
     d, raw = _read(path)
-    width = float(d.num(raw, "width", "", low=1) or 0)
-    length = float(d.num(raw, "length", "", low=1) or 0)
-    zone = float(d.num(raw, "zone", "", low=1) or 0)
+    width = d.num(raw, "width", "", low=1)
+    length = d.num(raw, "length", "", low=1)
+    zone = d.num(raw, "zone", "", low=1)
     depots = tuple(
-        Depot(str(d.str_(d.obj(o, f"depots[{i}]"), "id", f"depots[{i}]")),
-              float(d.num(o, "x", f"depots[{i}]") or 0), float(d.num(o, "y", f"depots[{i}]") or 0))
-        for i, o in enumerate(d.list_(raw, "depots", "")))
-    terrain = tuple(_piece(d, f"terrain[{i}]", t, types) for i, t in enumerate(d.list_(raw, "terrain", "")))
+        Depot(d.text(d.obj(o, f"depots[{i}]"), "id", f"depots[{i}]"),
+              d.num(o, "x", f"depots[{i}]"), d.num(o, "y", f"depots[{i}]"))
+        for i, o in enumerate(d.items(raw, "depots", "")))
+    terrain = tuple(_piece(d, f"terrain[{i}]", t, types) for i, t in enumerate(d.items(raw, "terrain", "")))
     ids = [p.id for p in terrain] + [k.id for k in depots]
     dup = sorted({i for i in ids if ids.count(i) > 1})
     if dup:
@@ -320,14 +226,14 @@ def load_preset(path: Path, faction: Faction, types: dict[str, TerrainType],
     deploy = d.obj(d.field(raw, "deploy", ""), "deploy")
     placed: list[Placement] = []
     for key, table in (("buildings", faction.buildings), ("models", faction.units)):
-        for i, o in enumerate(d.list_(deploy, key, "deploy")):
+        for i, o in enumerate(d.items(deploy, key, "deploy")):
             p = f"deploy.{key}[{i}]"
             o = d.obj(o, p)
-            kind = str(d.str_(o, "type", p))
+            kind = d.text(o, "type", p)
             if kind not in table:
                 raise d.fail(f"{p}.type", f"unknown {key[:-1]} type {kind!r}")
-            pl = Placement(kind, float(d.num(o, "x", p) or 0), float(d.num(o, "y", p) or 0),
-                           int(d.int_(o, "rot", p, default=0) or 0))
+            pl = Placement(kind, d.num(o, "x", p), d.num(o, "y", p),
+                           d.int_(o, "rot", p, default=0))
             if key == "buildings":
                 shape = building_shape(faction.buildings[kind], pl.x, pl.y, pl.rot)
             else:
@@ -337,7 +243,7 @@ def load_preset(path: Path, faction: Faction, types: dict[str, TerrainType],
                 raise d.fail(p, f"({pl.x:g}, {pl.y:g}) is outside player 1's deployment zone (y ≤ {zone:g})")
             placed.append(pl)
     return Preset(
-        name=path.stem, title=str(d.str_(raw, "title", "")), width=width, length=length, zone=zone,
+        name=path.stem, title=d.text(raw, "title", ""), width=width, length=length, zone=zone,
         depots=depots, terrain=terrain,
         buildings=tuple(p for p in placed if p.type in faction.buildings),
         models=tuple(p for p in placed if p.type in faction.units),
@@ -353,11 +259,11 @@ def load_wia(path: Path) -> dict[int, WiaResult]:
         p = f"table.{roll}"
         e = d.obj(d.field(table, str(roll), "table"), p)
         out[roll] = WiaResult(
-            roll, str(d.str_(e, "name", p)), str(d.str_(e, "title", p)), str(d.str_(e, "text", p)),
-            aim=int(d.int_(e, "aim", p, low=-6, default=0) or 0),
-            fight=int(d.int_(e, "fight", p, low=-6, default=0) or 0),
-            move=float(d.num(e, "move", p, low=-12, default=0.0) or 0.0),
-            lasts=d.str_(e, "lasts", p, choices=("next_round", "game"), null=True),
+            roll, d.text(e, "name", p), d.text(e, "title", p), d.text(e, "text", p),
+            aim=d.int_(e, "aim", p, low=-6, default=0),
+            fight=d.int_(e, "fight", p, low=-6, default=0),
+            move=d.num(e, "move", p, low=-12, default=0.0),
+            lasts=d.opt_text(e, "lasts", p, choices=("next_round", "game")),
         )
     return out
 
@@ -368,15 +274,15 @@ def load_ruleset(root: Path | None = None) -> Ruleset:
     faction = load_faction(root / "faction_default.json")
     d, raw = _read(root / "terrain.json")
     types = {n: _terrain_type(d, n, t) for n, t in d.obj(d.field(raw, "types", ""), "types").items()}
-    bw = float(d.num(raw, "barricade_width", "", low=0.01) or 0)
+    bw = d.num(raw, "barricade_width", "", low=0.01)
     files = sorted((root / "battlefields").glob("*.json"))
     presets = {p.stem: load_preset(p, faction, types, bw) for p in files}
     if not presets:
         raise DataError("battlefields/: no preset files")
     return Ruleset(
         faction=faction, terrain_types=types, barricade_width=bw,
-        elevation_ignores_light=float(d.num(raw, "elevation_ignores_light", "") or 0),
-        cover_reach=float(d.num(raw, "cover_reach", "") or 0),
+        elevation_ignores_light=d.num(raw, "elevation_ignores_light", ""),
+        cover_reach=d.num(raw, "cover_reach", ""),
         wia=load_wia(root / "wia.json"), presets=presets,
     )
 

@@ -157,7 +157,8 @@ def _terrain_type(d: Reader, name: str, t: Any) -> TerrainType:
     )
 
 
-def _piece(d: Reader, p: str, t: Any, types: dict[str, TerrainType]) -> TerrainPiece:
+def parse_piece(d: Reader, p: str, t: Any, types: dict[str, TerrainType]) -> TerrainPiece:
+    """Returns the terrain piece ``t`` found at path ``p``; raises DataError."""
     t = d.obj(t, p)
     kind = d.text(t, "type", p)
     if kind not in types:
@@ -209,7 +210,8 @@ def load_preset(path: Path, faction: Faction, types: dict[str, TerrainType],
         Depot(d.text(d.obj(o, f"depots[{i}]"), "id", f"depots[{i}]"),
               d.num(o, "x", f"depots[{i}]"), d.num(o, "y", f"depots[{i}]"))
         for i, o in enumerate(d.items(raw, "depots", "")))
-    terrain = tuple(_piece(d, f"terrain[{i}]", t, types) for i, t in enumerate(d.items(raw, "terrain", "")))
+    terrain = tuple(parse_piece(d, f"terrain[{i}]", t, types)
+                    for i, t in enumerate(d.items(raw, "terrain", "")))
     ids = [p.id for p in terrain] + [k.id for k in depots]
     dup = sorted({i for i in ids if ids.count(i) > 1})
     if dup:

@@ -6,8 +6,8 @@ target is visible when any line is clear. Cover uses the centre-to-centre line.
 
 Readings chosen here:
 
-- A line is blocked by a footprint only when a stretch of it runs inside the footprint
-  (a line grazing one corner is clear).
+- A line is blocked by a footprint only when a stretch of it runs through the footprint's
+  interior (a line grazing a corner or running along an edge is clear).
 - Ruin features (heavy) and pieces that give cover when crossed count only when the
   centre line crosses them and they are within 1" of the target, edge to edge.
 - A piece whose cover is set to heavy (a large barricade or debris) gives Heavy both when
@@ -71,7 +71,7 @@ def _sight_lines(a: Body, b: Body) -> np.ndarray:
 def _runs_through(lines: np.ndarray, shape: shapely.Geometry) -> np.ndarray:
     hit = shapely.intersects(lines, shape)
     if hit.any():
-        hit[hit] = shapely.length(shapely.intersection(lines[hit], shape)) > EPS
+        hit[hit] = shapely.relate_pattern(lines[hit], shape, "1********")
     return hit
 
 
@@ -101,12 +101,17 @@ def visible(terrain: Terrain, shooter: Body, target: Body, bodies: Iterable[Body
     blockers = [p.shape for p in _blocking(terrain, shooter, target, terrain.near(hull))]
     blockers += [b.shape for b in bodies
                  if b.blocks and b.id not in (shooter.id, target.id) and b.shape.intersects(hull)]
-    clear = np.ones(len(lines), dtype=bool)
+    if not blockers:
+        return True
+    centre_line = lines[:1]  # both sample lists start with the centre
+    if not any(_runs_through(centre_line, shape)[0] for shape in blockers):
+        return True
+    open_lines = lines
     for shape in blockers:
-        clear &= ~_runs_through(lines, shape)
-        if not clear.any():
+        open_lines = open_lines[~_runs_through(open_lines, shape)]
+        if len(open_lines) == 0:
             return False
-    return bool(clear.any())
+    return True
 
 
 def _crosses(line: LineString, shape: shapely.Geometry) -> bool:

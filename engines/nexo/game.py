@@ -1,35 +1,57 @@
-"""The Nexohominis Game: a skeleton on the engine contract (not registered in GAMES yet).
+"""The Nexohominis Game on the engine contract: a whole game, round after round.
 
-It sets up any position from a scenario (or the starting forces of core §4.3), rolls
-Initiative (core §6.2), takes ``first me|them`` and ``concede``, keeps its dice in the state
-and shows the full view. The other orders of the house notation are refused as not yet
-available::
+It sets up any position from a scenario (or the starting forces of core §4.3) and plays
+the round of core §6.1: Initiative (``first me|them``), Upkeep, the Worker Phase, the
+Action Phase and the Production Phase, until Elimination, a stall, the round limit or
+``concede``::
 
     >>> g = Nexo.new(["ann", "bob"], seed=4)
     >>> g.view(None)["phase"], g.to_act() == [g.view(None)["initiative"]]
     ('initiative', True)
+    >>> _ = g.play(g.to_act()[0], "first me")
+    >>> g.view(None)["phase"]
+    'worker'
+
+Orders may be chained with ``;``: each is applied in turn and the chain stops at the first
+refusal; when an earlier order was accepted, the refusal is reported as an event
+(``refused``) and the accepted ones stand.
 
 Readings chosen here:
 
 - The Initiative roll of round 1 happens at set-up (it needs no choice); its dice are kept
   in the state and shown in the view as ``initiative_rolls`` (one pair per roll, ties included).
-- Upkeep needs no order: Energy is computed live, so after ``first`` the round goes straight
-  on to the Worker Phase, where the skeleton stops.
+- Entering or leaving Blackout is reported the moment an order changes it (core §7.3).
+- ``scrap`` is allowed in any phase but the Initiative Phase, outside an activation.
 """
 
 from __future__ import annotations
 
+from contextlib import suppress
 from typing import Any
 
-from engines.core import JSON, Event, Game, GameError, event
-from engines.core.dice import roll
+from engines.core import JSON, Event, Game, GameError, IllegalMove, event
 from engines.core.rng import Rng
-from engines.nexo import economy
+from engines.nexo import economy, legal, production, rounds
+from engines.nexo.activation import play_order
 from engines.nexo.data import default_ruleset
-from engines.nexo.moves import Concede, First, parse_move
+from engines.nexo.moves import (
+    Ability,
+    Attack,
+    Concede,
+    Construct,
+    First,
+    Go,
+    Move,
+    Produce,
+    Unary,
+    Word,
+    parse_move,
+)
 from engines.nexo.reader import DataError
-from engines.nexo.scenario import load_scenario
+from engines.nexo.scenario import field_of, load_scenario
 from engines.nexo.state import SEATS, Phase, State, other, piece_to_json
+from engines.nexo.terrain import Terrain
+from engines.nexo.world import World
 
 
 class Nexo(Game):
@@ -44,7 +66,9 @@ class Nexo(Game):
         "scenario": "A position to start from (see engines/nexo/scenario.py); none: a fresh game.",
         "battlefield": "A preset name (crossroads, dust_belt) or 'random' for a seeded battlefield.",
         "carbonite": "Starting Carbonite of each player (core §4.3).",
-        "round_limit": "After this round's Production Phase the richer army wins; none: no limit.",
+        "round_limit": ("After this round's Production Phase the game ends: the player whose surviving "
+                        "units and buildings are worth more Carbonite (HQ 300, reserve and sites included, "
+                        "banked Carbonite not) wins, equal worth is a draw; none: no limit."),
     }
 
     @classmethod
@@ -76,8 +100,9 @@ class Nexo(Game):
         opts = self.options
         self.state = load_scenario(opts["scenario"], self.rules, seed=self.seed,
                                    carbonite=opts["carbonite"], battlefield=opts["battlefield"])
+        self._terrain = Terrain(field_of(self.state), self.rules)
         if self.state.phase == Phase.INITIATIVE and self.state.initiative is None:
-            self._roll_initiative()
+            self._with_rng(lambda w, rng: rounds.roll_initiative(w, rng))
 
     def _seat(self, player: str) -> str:
         return SEATS[self.players.index(player)]
@@ -85,21 +110,16 @@ class Nexo(Game):
     def _name(self, seat: str | None) -> str | None:
         return None if seat is None else self.players[SEATS.index(seat)]
 
-    def _roll_initiative(self) -> list[Event]:
-        """Rolls 1D6 each, re-rolling ties (core §6.2), and records the dice."""
+    def world(self) -> World:
+        """Returns the rules' view of the current state."""
+        return World(self.state, self.rules, self._terrain, dict(zip(SEATS, self.players, strict=True)))
+
+    def _with_rng(self, fn: Any) -> list[Event]:
         rng = Rng(self.state.rng)
-        self.state.initiative_rolls = []
-        while True:
-            pair = roll(rng, 2)
-            self.state.initiative_rolls.append(pair)
-            if pair[0] != pair[1]:
-                break
-        self.state.rng = rng.state
-        self.state.initiative = SEATS[0] if pair[0] > pair[1] else SEATS[1]
-        rolls = ", then ".join(f"{a}-{b}" for a, b in self.state.initiative_rolls)
-        winner = self._name(self.state.initiative)
-        return [event("initiative", f"Initiative: {self.players[0]} v {self.players[1]} rolled {rolls}; "
-                      f"{winner} has the Initiative.", rolls=self.state.initiative_rolls)]
+        try:
+            return list(fn(self.world(), rng))
+        finally:
+            self.state.rng = rng.state
 
     # -- the contract -----------------------------------------------------------------
 
@@ -113,9 +133,7 @@ class Nexo(Game):
     def legal_moves(self, player: str) -> list[str]:
         if player not in self.to_act():
             return []
-        if self.state.phase == Phase.INITIATIVE:
-            return ["first me", "first them", "concede"]
-        return ["concede"]
+        return legal.sample(self.world(), self._seat(player))
 
     @property
     def is_over(self) -> bool:
@@ -127,19 +145,117 @@ class Nexo(Game):
         return [name] if name else []
 
     def apply(self, player: str, text: str) -> tuple[str, list[Event]]:
+        parts = [p for p in text.split(";") if p.strip()]
+        if not parts:
+            raise IllegalMove("Type an order, for example 'first me'.")
+        done: list[str] = []
+        events: list[Event] = []
+        for part in parts:
+            if done and (self.state.over or player not in self.to_act()):
+                events.append(event("refused",
+                                    f"'{part.strip()}' was not played: it is no longer your turn."))
+                break
+            saved = self.dump_state()
+            try:
+                canonical, evs = self._apply_one(player, part)
+            except GameError as err:
+                if not done:
+                    raise
+                self.load_state(saved)
+                events.append(event("refused", f"'{part.strip()}' was refused: {err}", to=player))
+                break
+            done.append(canonical)
+            events += evs
+        return "; ".join(done), events
+
+    def _apply_one(self, player: str, text: str) -> tuple[str, list[Event]]:
         move = parse_move(text)
         seat = self._seat(player)
+        before = {s: economy.blackout(self.state, s, self.rules.faction) for s in SEATS}
+        canonical, events = self._with_rng_move(seat, move)
+        w = self.world()
+        for s in SEATS:
+            now = w.blackout(s)
+            if now != before[s]:
+                kind, what = ("blackout", "enters") if now else ("blackout_end", "leaves")
+                events.append(event(kind, f"{w.names[s]} {what} Blackout.", player=w.names[s]))
+        events += rounds.check_elimination(w)
+        return canonical, events
+
+    def _with_rng_move(self, seat: str, move: Move) -> tuple[str, list[Event]]:
+        rng = Rng(self.state.rng)
+        try:
+            return self._dispatch(self.world(), rng, seat, move)
+        finally:
+            self.state.rng = rng.state
+
+    def _dispatch(self, w: World, rng: Rng, seat: str, move: Move) -> tuple[str, list[Event]]:
+        s, player = self.state, w.names[seat]
         if isinstance(move, Concede):
-            self.state.over, self.state.winner = True, other(seat)
-            return str(move), [event("concede", f"{player} concedes; {self._name(other(seat))} wins.")]
-        assert isinstance(move, First)
-        if self.state.phase != Phase.INITIATIVE:
-            raise GameError("The first player is chosen in the Initiative Phase only.")
-        self.state.first = seat if move.who == "me" else other(seat)
-        self.state.phase = Phase.WORKER
-        self.state.turn = self.state.first
-        first = self._name(self.state.first)
-        return str(move), [event("first", f"{player} chooses {first} to activate first this round.")]
+            return str(move), rounds.finish_game(w, other(seat), "concede",
+                                                 f"{player} concedes; {w.names[other(seat)]} wins.")
+        if isinstance(move, First):
+            if s.phase != Phase.INITIATIVE:
+                raise IllegalMove("The first player is chosen in the Initiative Phase only.")
+            s.first = seat if move.who == "me" else other(seat)
+            first = w.names[s.first]
+            events = [event("first", f"{player} chooses {first} to activate first this round.")]
+            return str(move), events + rounds.upkeep(w)
+        if s.phase == Phase.INITIATIVE:
+            raise IllegalMove("Choose who activates first: 'first me' or 'first them'.")
+        if isinstance(move, Unary) and move.verb == "scrap":
+            if s.active is not None:
+                raise IllegalMove(f"{s.active} is activating: finish it before scrapping.")
+            events = production.scrap(w, seat, move.unit)
+            return f"scrap {events[0]['unit']}", events + rounds.settle(w)
+        if isinstance(move, Go | Attack | Unary | Ability):
+            if s.phase not in (Phase.WORKER, Phase.ACTION):
+                raise IllegalMove(f"'{move}' is an activation order: units activate in the Worker and "
+                                  "Action Phases.")
+            events = play_order(w, rng, seat, move, s.phase.value)
+            canonical = self._canonical(w, move)
+            if s.active is None and not s.over:
+                events += rounds.hand_over(w, seat)
+            return canonical, events
+        if isinstance(move, Word) and move.verb == "pass":
+            return "pass", self._pass(w, seat)
+        if s.phase != Phase.PRODUCTION:
+            raise IllegalMove(f"'{move}' is a Production Phase order; this is the {s.phase.value} phase.")
+        if isinstance(move, Produce):
+            return str(move), production.produce(w, seat, move)
+        if isinstance(move, Construct):
+            return str(move), production.construct(w, seat, move)
+        return "end", rounds.end_production(w, seat, rng, self.options["round_limit"])
+
+    def _canonical(self, w: World, move: Go | Attack | Unary | Ability) -> str:
+        unit = move.unit
+        with suppress(IllegalMove):  # destroyed during its own order (Overwatch)
+            unit = w.resolve(move.unit)
+        if isinstance(move, Attack):
+            target = move.target
+            with suppress(IllegalMove):  # destroyed by the attack
+                target = w.resolve(move.target)
+            return str(Attack(move.verb, unit, target, move.weapon))
+        if isinstance(move, Go):
+            return str(Go(move.verb, unit, move.path))
+        if isinstance(move, Ability):
+            return str(Ability(move.verb, unit, move.target))
+        return str(Unary(move.verb, unit))
+
+    def _pass(self, w: World, seat: str) -> list[Event]:
+        s = self.state
+        if s.phase not in (Phase.WORKER, Phase.ACTION):
+            raise IllegalMove("Passes are spent in the Worker and Action Phases.")
+        if s.active is not None:
+            raise IllegalMove(f"{s.active} is activating: finish it with 'done {s.active}'.")
+        if s.sides[seat].passes < 1:
+            raise IllegalMove("You have no Pass to spend (core §6.4).")
+        if not w.eligible(other(seat), s.phase.value):
+            raise IllegalMove("Your opponent has nothing left to activate: a Pass would skip nothing.")
+        s.sides[seat].passes -= 1
+        events = [event("pass", f"{w.names[seat]} spends a Pass ({s.sides[seat].passes} left).",
+                        player=w.names[seat])]
+        return events + rounds.hand_over(w, seat)
 
     def view(self, player: str | None) -> JSON:
         s, f = self.state, self.rules.faction
@@ -148,6 +264,7 @@ class Nexo(Game):
             "round": s.round, "phase": s.phase.value, "turn": self._name(s.turn),
             "initiative": self._name(s.initiative), "first": self._name(s.first),
             "initiative_rolls": [list(r) for r in s.initiative_rolls], "battlefield": s.battlefield,
+            "active": s.active, "result": s.result, "quiet_rounds": s.quiet,
             "size": [s.width, s.length],
             "players": {
                 self._name(seat): {
@@ -159,12 +276,14 @@ class Nexo(Game):
                 } for seat in SEATS},
             "models": {
                 m.id: {"owner": self._name(m.owner), "type": m.type, "x": m.x, "y": m.y, "hp": m.hp,
-                       "wia": m.wia, "activated": m.activated, "overwatch": m.overwatch}
+                       "wia": m.wia, "activated": m.activated, "overwatch": m.overwatch,
+                       "moved": m.moved, "dashed": m.dashed, "attacked": m.attacked, "fresh": m.fresh}
                 for m in s.models.values()},
             "buildings": {
                 b.id: {"owner": self._name(b.owner), "type": b.type, "x": b.x, "y": b.y, "rot": b.rot,
                        "hp": b.hp, "complete": b.complete, "build_points": b.build_points,
-                       "functional": economy.intact(b, f), "wreck": b.wreck}
+                       "functional": economy.intact(b, f), "wreck": b.wreck,
+                       "activated": b.activated, "overwatch": b.overwatch}
                 for b in s.buildings.values()},
             "terrain": [piece_to_json(p) for p in s.terrain],
             "depots": [{"id": d.id, "x": d.x, "y": d.y} for d in s.depots],
@@ -178,4 +297,7 @@ class Nexo(Game):
 
     def load_state(self, data: JSON) -> None:
         self.rules = default_ruleset()
+        old = getattr(self, "state", None)
         self.state = State.from_json(data)
+        if old is None or old.terrain != self.state.terrain or old.depots != self.state.depots:
+            self._terrain = Terrain(field_of(self.state), self.rules)

@@ -54,6 +54,11 @@ class Model:
     ever_wia: bool = False
     activated: bool = False
     overwatch: bool = False
+    moved: bool = False
+    dashed: bool = False
+    attacked: bool = False
+    shot: bool = False
+    fresh: bool = False
 
 
 @dataclass
@@ -69,6 +74,9 @@ class Building:
     rot: int = 0
     build_points: int = 0
     complete: bool = True
+    activated: bool = False
+    overwatch: bool = False
+    attacked: bool = False
 
     @property
     def wreck(self) -> bool:
@@ -91,6 +99,10 @@ class Side:
     carbonite: int = 0
     passes: int = 0
     reserve: list[Reserve] = field(default_factory=list)
+    issued: int = 0
+    """Ids handed out to new units and buildings so far (ids are never reused)."""
+    ended: bool = False
+    """True once the player has sent ``end`` in this Production Phase."""
 
 
 @dataclass
@@ -114,6 +126,18 @@ class State:
     sides: dict[str, Side] = field(default_factory=lambda: {s: Side() for s in SEATS})
     winner: str | None = None
     over: bool = False
+    active: str | None = None
+    """The model or building whose activation is under way (house ruling 3)."""
+    harvests: dict[str, int] = field(default_factory=dict)
+    """Harvests this Worker Phase, keyed ``seat:depot`` (core §8.2)."""
+    produced: list[str] = field(default_factory=list)
+    """Buildings that produced a unit this Production Phase (core §13.1)."""
+    progress: bool = False
+    """True once HP was lost, Build Points added or a unit produced this round (stall rule)."""
+    quiet: int = 0
+    """Rounds in a row without progress (house "Victory": 5 make a draw)."""
+    result: str | None = None
+    """How the game ended: elimination, concede, stall or round_limit."""
 
     def to_json(self) -> dict[str, Any]:
         """Returns the state as a fresh JSON-safe dict."""
@@ -134,9 +158,13 @@ class State:
             depots=[Depot(**d) for d in data["depots"]],
             models={k: Model(**m) for k, m in data["models"].items()},
             buildings={k: Building(**b) for k, b in data["buildings"].items()},
-            sides={k: Side(int(s["carbonite"]), int(s["passes"]), [Reserve(**r) for r in s["reserve"]])
+            sides={k: Side(int(s["carbonite"]), int(s["passes"]), [Reserve(**r) for r in s["reserve"]],
+                           int(s.get("issued", 0)), bool(s.get("ended", False)))
                    for k, s in data["sides"].items()},
-            winner=data["winner"], over=bool(data["over"]),
+            winner=data["winner"], over=bool(data["over"]), active=data.get("active"),
+            harvests=dict(data.get("harvests", {})), produced=list(data.get("produced", [])),
+            progress=bool(data.get("progress", False)), quiet=int(data.get("quiet", 0)),
+            result=data.get("result"),
         )
 
 

@@ -43,7 +43,7 @@ def test_refused_orders_leave_the_state_unchanged() -> None:
     winner = g.to_act()[0]
     with pytest.raises(BadNotation, match="'fly' is not an order"):
         g.play(winner, "fly a1 C7")
-    with pytest.raises(IllegalMove, match="not available in this version yet"):
+    with pytest.raises(IllegalMove, match="Choose who activates first"):
         g.play(winner, "move a1 C7")
     assert g.to_json() == before
 

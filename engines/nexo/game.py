@@ -103,6 +103,10 @@ class Nexo(Game):
         self._terrain = Terrain(field_of(self.state), self.rules)
         if self.state.phase == Phase.INITIATIVE and self.state.initiative is None:
             self._with_rng(lambda w, rng: rounds.roll_initiative(w, rng))
+        elif self.state.phase in (Phase.WORKER, Phase.ACTION):
+            self.state.first = self.state.first or self.state.turn or SEATS[0]
+            self.state.turn = self.state.turn or self.state.first
+            rounds.settle(self.world())  # a scenario may start where no one can act
 
     def _seat(self, player: str) -> str:
         return SEATS[self.players.index(player)]

@@ -83,7 +83,8 @@ def test_save_and_restore_continue_identically() -> None:
 def test_a_game_starts_from_a_scenario() -> None:
     g = Nexo.new(["ann", "bob"], seed=1, options={"scenario": HOUSE_EXAMPLE})
     v = g.view(None)
-    assert (v["round"], v["phase"], v["turn"], v["initiative"]) == (3, "action", "ann", "ann")
+    # nothing in the example can still activate (a5 has, a1 is a worker): Production opens at once
+    assert (v["round"], v["phase"], v["turn"], v["initiative"]) == (3, "production", "ann", "ann")
     assert v["models"]["a5"]["wia"] == "shaken" and v["buildings"]["A1"]["hp"] == 28
 
 

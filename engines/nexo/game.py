@@ -159,7 +159,7 @@ class Nexo(Game):
                 events.append(event("refused",
                                     f"'{part.strip()}' was not played: it is no longer your turn."))
                 break
-            saved = self.dump_state()
+            saved = self.dump_state() if len(parts) > 1 else {}
             try:
                 canonical, evs = self._apply_one(player, part)
             except GameError as err:

@@ -141,10 +141,21 @@ class State:
 
     def to_json(self) -> dict[str, Any]:
         """Returns the state as a fresh JSON-safe dict."""
-        out = asdict(self)
-        out["phase"] = self.phase.value
-        out["terrain"] = [piece_to_json(p) for p in self.terrain]
-        return out
+        return {
+            "round": self.round, "phase": self.phase.value, "rng": self.rng, "battlefield": self.battlefield,
+            "width": self.width, "length": self.length, "initiative": self.initiative, "first": self.first,
+            "turn": self.turn, "initiative_rolls": [list(r) for r in self.initiative_rolls],
+            "terrain": [piece_to_json(p) for p in self.terrain],
+            "depots": [asdict(d) for d in self.depots],
+            "models": {k: dict(vars(m)) for k, m in self.models.items()},
+            "buildings": {k: dict(vars(b)) for k, b in self.buildings.items()},
+            "sides": {k: {"carbonite": s.carbonite, "passes": s.passes,
+                          "reserve": [dict(vars(r)) for r in s.reserve], "issued": s.issued, "ended": s.ended}
+                      for k, s in self.sides.items()},
+            "winner": self.winner, "over": self.over, "active": self.active, "harvests": dict(self.harvests),
+            "produced": list(self.produced), "progress": self.progress, "quiet": self.quiet,
+            "result": self.result,
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> State:

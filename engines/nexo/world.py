@@ -21,9 +21,11 @@ Readings chosen here:
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from engines.core.errors import IllegalMove
 from engines.nexo import economy
-from engines.nexo.datatypes import Ruleset, UnitType, WiaResult
+from engines.nexo.datatypes import BuildingType, Ruleset, UnitType, WiaResult
 from engines.nexo.geometry import Body, building_body, model_body
 from engines.nexo.scenario import field_of
 from engines.nexo.state import Building, Model, State
@@ -31,6 +33,16 @@ from engines.nexo.terrain import Terrain
 
 LETTERS = {"p1": "a", "p2": "b"}
 """Id prefixes of each seat's pieces: units lower case, buildings upper case."""
+
+
+@lru_cache(maxsize=4096)
+def _model_body(id: str, x: float, y: float, radius: float) -> Body:
+    return model_body(id, x, y, radius)
+
+
+@lru_cache(maxsize=1024)
+def _building_body(id: str, bt: BuildingType, x: float, y: float, rot: int, wreck: bool) -> Body:
+    return building_body(id, bt, x, y, rot, wreck=wreck)
 
 
 class World:
@@ -76,11 +88,11 @@ class World:
         return next((w for w in self.rules.wia.values() if w.name == m.wia), None)
 
     def body(self, piece: Model | Building) -> Body:
-        """Returns the footprint of a model or building."""
+        """Returns the footprint of a model or building (cached: bodies are immutable)."""
         if isinstance(piece, Model):
-            return model_body(piece.id, piece.x, piece.y, self.unit_type(piece).base_radius)
+            return _model_body(piece.id, piece.x, piece.y, self.unit_type(piece).base_radius)
         bt = self.faction.buildings[piece.type]
-        return building_body(piece.id, bt, piece.x, piece.y, piece.rot, wreck=piece.wreck)
+        return _building_body(piece.id, bt, piece.x, piece.y, piece.rot, piece.wreck)
 
     def bodies(self) -> list[Body]:
         """Returns every body on the battlefield: models, buildings and wreckage."""

@@ -7,8 +7,9 @@ and a few building sites. Every order in the sample is accepted by ``play``.
 
 Readings chosen here:
 
-- Moves in the sample go straight towards their goal, as far as the allowance and the
-  terrain permit (the full step, then 2/3 and 1/3 of it), and stop short of the goal.
+- Moves in the sample go straight towards a goal (nearest depots and own site for workers,
+  nearest enemy unit and building, the battlefield's centre), as far as the allowance and
+  the terrain permit (the full step, then 2/3 and 1/3 of it), and stop short of the goal.
 - ``scrap`` appears once (the player's cheapest unit, else a site), ``concede`` always.
 """
 
@@ -132,10 +133,13 @@ def _goals(w: World, p: Model, enemies: list[Model | Building]) -> Iterator[tupl
             b = min(sites, key=lambda b: math.dist((p.x, p.y), (b.x, b.y)))
             bt = w.faction.buildings[b.type]
             yield b.x, b.y, r + max(bt.width, bt.depth) / 2 + 0.5
-    if enemies:
-        e = min(enemies, key=lambda e: math.dist((p.x, p.y), (e.x, e.y)))
-        size = w.unit_type(e).base_radius if isinstance(e, Model) else 2.0
-        yield e.x, e.y, r + size + 0.6
+    models = [e for e in enemies if isinstance(e, Model)]
+    for group in (models, [e for e in enemies if isinstance(e, Building)]):
+        if group:
+            e = min(group, key=lambda e: math.dist((p.x, p.y), (e.x, e.y)))
+            size = w.unit_type(e).base_radius if isinstance(e, Model) else 2.0
+            yield e.x, e.y, r + size + 0.6
+    yield w.state.width / 2, w.state.length / 2, 1.0
 
 
 def _moves(w: World, p: Model, bodies: list[Body], enemies: list[Model | Building]) -> list[str]:
@@ -144,10 +148,22 @@ def _moves(w: World, p: Model, bodies: list[Body], enemies: list[Model | Buildin
     allowance = max(0.0, ut.move + (eff.move if eff else 0.0))
     verbs = [("move", allowance)] + ([] if ut.is_worker or p.shot else [("dash", allowance + DASH)])
     out: list[str] = []
-    seen: set[str] = set()
     me = w.body(p)
+
+    def attempt(verb: str, reach: float, end: tuple[float, float]) -> bool:
+        try:
+            plan = plan_move(w.terrain, me, [end], bodies, pathfinder="pathfinder" in ut.abilities)
+            check_move(plan, reach, p.id)
+        except IllegalMove:
+            return False
+        text = f"{verb} {p.id} {fmt_pos(end)}"
+        if text not in out:
+            out.append(text)
+        return True
+
     for gx, gy, stop in _goals(w, p, enemies):
-        dist = math.dist((p.x, p.y), (gx, gy)) - stop
+        full = math.dist((p.x, p.y), (gx, gy))
+        dist = full - stop
         if dist <= 0.3:
             continue
         for verb, reach in verbs:
@@ -155,17 +171,16 @@ def _moves(w: World, p: Model, bodies: list[Body], enemies: list[Model | Buildin
                 continue
             step = min(reach, dist)
             for frac in (1.0, 2 / 3, 1 / 3):
-                t = step * frac / math.dist((p.x, p.y), (gx, gy))
-                end = (round(p.x + (gx - p.x) * t, 2), round(p.y + (gy - p.y) * t, 2))
-                try:
-                    plan = plan_move(w.terrain, me, [end], bodies, pathfinder="pathfinder" in ut.abilities)
-                    check_move(plan, reach, p.id)
-                except IllegalMove:
-                    continue
-                text = f"{verb} {p.id} {fmt_pos(end)}"
-                if text not in seen:
-                    seen.add(text)
-                    out.append(text)
+                t = step * frac / full
+                if attempt(verb, reach, (round(p.x + (gx - p.x) * t, 2), round(p.y + (gy - p.y) * t, 2))):
+                    break
+    for verb, reach in verbs:  # hemmed in towards every goal: a short step in any direction
+        if reach <= 0 or any(o.startswith(verb + " ") for o in out):
+            continue
+        step = min(reach, 2.0)
+        for k in range(8):
+            a = k * math.pi / 4
+            if attempt(verb, reach, (round(p.x + step * math.cos(a), 2), round(p.y + step * math.sin(a), 2))):
                 break
     return out
 

@@ -32,3 +32,7 @@ __all__ = [
     "NotYourTurn",
     "register",
 ]
+
+from engines.nexo import Nexo  # noqa: E402
+
+register(Nexo)

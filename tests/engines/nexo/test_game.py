@@ -106,3 +106,11 @@ def test_bad_options_are_refused(options: dict[str, object], message: str) -> No
 def test_two_players_exactly() -> None:
     with pytest.raises(GameError, match="needs 2 players"):
         Nexo.new(["ann"])
+
+
+def test_nexo_is_registered() -> None:
+    from engines import GAMES
+
+    assert GAMES["nexo"] is Nexo
+    g = GAMES["nexo"].new(players=["ann", "bob"], seed=2, options={})
+    assert g.legal_moves(g.to_act()[0]) == ["first me", "first them", "concede"]

@@ -22,6 +22,9 @@ Readings chosen here:
   in the state and shown in the view as ``initiative_rolls`` (one pair per roll, ties included).
 - Entering or leaving Blackout is reported the moment an order changes it (core §7.3).
 - ``scrap`` is allowed in any phase but the Initiative Phase, outside an activation.
+- Ruling 16's automatic skip ends an activation as soon as ``done`` is its only legal order
+  (a worker that moved with no ability in reach, a unit that Dashed with no one to Fight).
+  ``harvest all`` is not implemented.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from typing import Any
 from engines.core import JSON, Event, Game, GameError, IllegalMove, event
 from engines.core.rng import Rng
 from engines.nexo import economy, legal, production, rounds
-from engines.nexo.activation import play_order
+from engines.nexo.activation import finish, play_order
 from engines.nexo.data import default_ruleset
 from engines.nexo.moves import (
     Ability,
@@ -218,6 +221,8 @@ class Nexo(Game):
                                   "Action Phases.")
             events = play_order(w, rng, seat, move, s.phase.value)
             canonical = self._canonical(w, move)
+            if s.active is not None and legal.only_done(w, w.piece(s.active)):
+                events += finish(w)  # ruling 16: nothing but 'done' is left
             if s.active is None and not s.over:
                 events += rounds.hand_over(w, seat)
             return canonical, events

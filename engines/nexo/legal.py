@@ -59,6 +59,14 @@ def sample(w: World, seat: str) -> list[str]:
     return out
 
 
+def only_done(w: World, piece: Model | Building) -> bool:
+    """True when ``done`` is the only order left to an active piece (house ruling 16)."""
+    if isinstance(piece, Model) and not w.unit_type(piece).is_worker and not piece.attacked \
+            and not piece.dashed and any(not wp.melee for wp in weapons_of(w, piece)):
+        return False  # Overwatch is always open to it
+    return _activation(w, piece, w.bodies()) == [f"done {piece.id}"]
+
+
 def _scrap(w: World, seat: str) -> list[str]:
     models = sorted((m for m in w.state.models.values() if m.owner == seat),
                     key=lambda m: (w.unit_type(m).carbonite, m.id))

@@ -97,13 +97,20 @@ def test_6_3_a_player_with_nothing_left_is_skipped_and_the_phase_ends() -> None:
 
 
 def test_6_3_only_the_active_model_acts_until_done() -> None:
-    g = scenario_game([unit("a1", "drudge", 10, 5), unit("a2", "drudge", 12, 5)],
+    g = scenario_game([unit("a1", "drudge", 10, 12), unit("a2", "drudge", 12, 5)],
                       [unit("b1", "drudge", 34, 48)])
-    g.play("ann", "move a1 10,7")
+    g.play("ann", "move a1 10,16")  # K1 is in reach: a1 may still harvest
     with pytest.raises(IllegalMove, match="a1 is activating"):
         g.play("ann", "move a2 12,7")
     g.play("ann", "done a1")
     assert g.to_act() == ["bob"]
+
+
+def test_ruling_16_an_activation_with_only_done_left_ends_by_itself() -> None:
+    g = scenario_game([unit("a1", "drudge", 10, 5), unit("a2", "drudge", 12, 5)],
+                      [unit("b1", "drudge", 34, 48)])
+    events = g.play("ann", "move a1 10,7")  # nothing in reach to harvest, build or repair
+    assert events[-1]["kind"] == "done" and g.to_act() == ["bob"]
 
 
 def test_ruling_3_chained_orders_apply_in_turn() -> None:

@@ -12,6 +12,8 @@ Readings chosen here:
 - A unit's Aim is its datasheet Aim plus the weapon's, plus WIA effects; a Turret's is its
   weapon's. Overwatch takes the first ranged weapon that can reach the mover.
 - An Overwatch reaction fires at the mover's end position, after the whole move.
+- A unit Pinned before it has activated in its own phase skips that activation (its next
+  one); otherwise it skips its activation in the next phase of its kind.
 """
 
 from __future__ import annotations
@@ -121,10 +123,22 @@ def resolve(w: World, rng: Rng, attacker: Piece, target: Piece, wp: Weapon, kind
             target.wia_until = w.state.round + 1 if eff.lasts == "next_round" else None
             events.append(event("wia", f"{target.id} is Wounded in Action: {eff.title} ({eff.text})",
                                 unit=target.id, result=eff.name))
+            events += _pinned_now(w, target)
     elif result.destroyed:
         target.overwatch = False
         events.append(event("wreck", f"{target.id} is destroyed and left as wreckage.", building=target.id))
     return events
+
+
+def _pinned_now(w: World, m: Model) -> list[Event]:
+    """Spends a fresh Pinned at once when the unit could still activate in the current phase."""
+    phase = w.state.phase.value
+    if m.wia != "pinned" or m.activated or m.fresh or phase not in ("worker", "action"):
+        return []
+    if w.unit_type(m).is_worker != (phase == "worker"):
+        return []
+    m.activated, m.overwatch, m.wia = True, False, None
+    return [event("pinned", f"{m.id} is Pinned and skips its activation.", unit=m.id)]
 
 
 def overwatch_reactions(w: World, rng: Rng, mover: Model) -> list[Event]:

@@ -159,3 +159,17 @@ def test_10_7_a_destroyed_unit_is_removed_and_elimination_ends_the_game() -> Non
             assert g.is_over and g.winners == ["ann"] and events[-1]["kind"] == "game_over"
             return
     raise AssertionError("no seed destroyed the drudge")
+
+
+def test_12_a_unit_pinned_before_activating_skips_this_phase_only() -> None:
+    from engines.nexo.attacks import resolve
+    from tests.engines.nexo.test_combat import FixedRng
+
+    g = action([unit("a5", "trooper", 20, 20)], [unit("b5", "trooper", 20, 30, hp=5)])
+    w = g.world()
+    a5, b5 = g.state.models["a5"], g.state.models["b5"]
+    rifle = pick_weapon(w, a5, "shoot", None)
+    assert rifle is not None
+    events = resolve(w, FixedRng([6, 1, 1, 1, 1, 1]), a5, b5, rifle, "shoot")  # 3 damage, save 1, WIA 1
+    assert [e["kind"] for e in events] == ["shoot", "wia", "pinned"]
+    assert b5.hp == 2 and b5.activated and b5.wia is None and b5.ever_wia

@@ -24,7 +24,10 @@ Readings chosen here:
 - ``scrap`` is allowed in any phase but the Initiative Phase, outside an activation.
 - Ruling 16's automatic skip ends an activation as soon as ``done`` is its only legal order
   (a worker that moved with no ability in reach, a unit that Dashed with no one to Fight).
-  ``harvest all`` is not implemented.
+- ``harvest all`` (ruling 16) plays, in id order, each worker that can reach a depot with
+  room (nearest first) this activation: a move beside the depot if needed, then ``harvest``.
+  It goes on only while the turn stays with the player (strict alternation), so with enemy
+  workers still to act it plays one worker; the log keeps the orders it played.
 """
 
 from __future__ import annotations
@@ -226,6 +229,8 @@ class Nexo(Game):
             if s.active is None and not s.over:
                 events += rounds.hand_over(w, seat)
             return canonical, events
+        if isinstance(move, Word) and move.verb == "harvest all":
+            return self._harvest_all(w, rng, seat)
         if isinstance(move, Word) and move.verb == "pass":
             return "pass", self._pass(w, seat)
         if s.phase != Phase.PRODUCTION:
@@ -250,6 +255,27 @@ class Nexo(Game):
         if isinstance(move, Ability):
             return str(Ability(move.verb, unit, move.target))
         return str(Unary(move.verb, unit))
+
+    def _harvest_all(self, w: World, rng: Rng, seat: str) -> tuple[str, list[Event]]:
+        """Plays ruling 16's ``harvest all``: worker after worker, while the turn stays with ``seat``."""
+        s = self.state
+        if s.phase != Phase.WORKER:
+            raise IllegalMove("'harvest all' is a Worker Phase order.")
+        done: list[str] = []
+        events: list[Event] = []
+        while not s.over and s.phase == Phase.WORKER and s.turn == seat:
+            found = legal.harvest_all(w, seat)
+            if found is None:
+                break
+            for text in found[1]:
+                if found[0].id not in s.models:
+                    break  # shot down by Overwatch on the way
+                canonical, evs = self._dispatch(w, rng, seat, parse_move(text))
+                done.append(canonical)
+                events += evs
+        if not done:
+            raise IllegalMove("None of your workers can reach a Carbonite depot with room this activation.")
+        return "; ".join(done), events
 
     def _pass(self, w: World, seat: str) -> list[Event]:
         s = self.state

@@ -10,7 +10,8 @@ Readings chosen here:
 - Moves in the sample go straight towards a goal (nearest depots and own site for workers,
   nearest enemy unit and building, the battlefield's centre), as far as the allowance and
   the terrain permit (the full step, then 2/3 and 1/3 of it), and stop short of the goal.
-- ``scrap`` appears once (the player's cheapest unit, else a site), ``concede`` always.
+- ``scrap`` appears once (the player's cheapest unit, else a site), ``concede`` always;
+  ``harvest all`` whenever some worker of the player can harvest this activation.
 """
 
 from __future__ import annotations
@@ -50,6 +51,8 @@ def sample(w: World, seat: str) -> list[str]:
         pieces = [w.piece(s.active)] if s.active else w.eligible(seat, s.phase.value)
         for p in pieces:
             out += _activation(w, p, bodies)
+        if s.phase == Phase.WORKER and harvest_all(w, seat):
+            out.append("harvest all")
         if (not s.active and s.sides[seat].passes > 0 and w.eligible(seat, s.phase.value)
                 and w.eligible(other(seat), s.phase.value)):
             out.append("pass")
@@ -57,6 +60,51 @@ def sample(w: World, seat: str) -> list[str]:
         out += _scrap(w, seat)
     out.append("concede")
     return out
+
+
+def harvest_plan(w: World, m: Model) -> list[str] | None:
+    """Returns the orders that take worker ``m`` to its nearest depot with room and harvest, or None.
+
+    Ruling 16 (``harvest all``): depots are tried nearest first; the worker moves only when
+    it is not already within reach, to the reachable spot nearest to it beside the depot.
+    """
+    if m.attacked:
+        return None
+    s, body = w.state, w.body(m)
+    params = w.faction.abilities["harvest"].params
+    reach, cap = float(params.get("reach", 1)), int(params.get("per_depot", 2))
+    ut = w.unit_type(m)
+    eff = w.wia(m)
+    allowance = max(0.0, ut.move + (eff.move if eff else 0.0))
+    bodies = w.bodies()
+    for d in sorted(s.depots, key=lambda d: (math.dist((m.x, m.y), (d.x, d.y)), d.id)):
+        if s.harvests.get(f"{m.owner}:{d.id}", 0) >= cap:
+            continue
+        if edge_distance(body, Point(d.x, d.y).buffer(DEPOT_RADIUS)) <= reach + EPS:
+            return [f"harvest {m.id} {d.id}"]
+        if m.moved or math.dist((m.x, m.y), (d.x, d.y)) > allowance + DEPOT_RADIUS + reach + ut.base_radius:
+            continue
+        ring = DEPOT_RADIUS + ut.base_radius + reach / 2
+        spots = [(round(d.x + ring * math.cos(k * math.pi / 8), 2),
+                  round(d.y + ring * math.sin(k * math.pi / 8), 2)) for k in range(16)]
+        for end in sorted(spots, key=lambda q: math.dist(q, (m.x, m.y))):
+            try:
+                check_move(plan_move(w.terrain, body, [end], bodies), allowance, m.id)
+            except IllegalMove:
+                continue
+            return [f"move {m.id} {fmt_pos(end)}", f"harvest {m.id} {d.id}"]
+    return None
+
+
+def harvest_all(w: World, seat: str) -> tuple[Model, list[str]] | None:
+    """Returns the first of the seat's workers (in id order) that can harvest now, and its orders."""
+    pieces = [w.piece(w.state.active)] if w.state.active else w.eligible(seat, "worker")
+    for p in sorted(pieces, key=lambda p: p.id):
+        if isinstance(p, Model) and "harvest" in w.unit_type(p).abilities:
+            plan = harvest_plan(w, p)
+            if plan:
+                return p, plan
+    return None
 
 
 def only_done(w: World, piece: Model | Building) -> bool:

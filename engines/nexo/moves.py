@@ -15,6 +15,9 @@ spaces) and ``str`` gives the canonical form that goes into the log::
     ('harvest a1 K1', 'build a2 A9', 'repair a2 A1')
     >>> str(parse_move("done a1")), str(parse_move("pass")), str(parse_move("end"))
     ('done a1', 'pass', 'end')
+    >>> str(parse_move("Harvest ALL"))
+    'harvest all'
+
     >>> str(parse_move("produce A1 drudge")), str(parse_move("produce a3 Trooper 14,9.5"))
     ('produce A1 drudge', 'produce A3 trooper 14,9.5')
     >>> str(parse_move("construct foundry 20,14 R90")), str(parse_move("scrap b4"))
@@ -122,7 +125,7 @@ class Ability:
 
 @dataclass(frozen=True)
 class Word:
-    """``pass`` (core §6.4) or ``end`` (the Production Phase)."""
+    """``pass`` (core §6.4), ``end`` (the Production Phase) or ``harvest all`` (ruling 16)."""
 
     verb: str
 
@@ -200,6 +203,8 @@ def parse_move(text: str) -> Move:
     if verb in ("overwatch", "done", "scrap"):
         need(1, f"{verb} <{'id' if verb == 'scrap' else 'unit'}>")
         return Unary(verb, ident(0))
+    if verb == "harvest" and args == ["all"]:
+        return Word("harvest all")
     if verb in ("harvest", "build", "repair"):
         need(2, f"{verb} <worker> <{'depot' if verb == 'harvest' else 'building'}>")
         return Ability(verb, ident(0), _ident(raw, args[1], upper=True))

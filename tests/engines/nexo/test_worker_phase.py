@@ -118,3 +118,17 @@ def test_ruling_3_chained_orders_apply_in_turn() -> None:
     events = g.play("ann", "move a1 10,16; harvest a1 K1; move b1 30,30")
     assert g.last_move == "move a1 10,16; harvest a1 K1"
     assert events[-1]["kind"] == "refused" and g.state.sides["p1"].carbonite == 250
+
+
+def test_ruling_16_harvest_all_sends_each_worker_to_its_nearest_depot_while_the_turn_lasts() -> None:
+    ws = [unit("a1", "drudge", 10, 12), unit("a2", "drudge", 12, 14), unit("a3", "drudge", 36, 5)]
+    g = scenario_game(ws, [unit("b1", "drudge", 34, 48)])
+    assert "harvest all" in g.legal_moves("ann")
+    g.play("ann", "harvest all")  # bob has a worker to activate: one worker only
+    assert g.last_move.startswith("move a1 ") and g.last_move.endswith("; harvest a1 K1")
+    g.play("bob", "done b1")
+    g.play("ann", "harvest all")  # now the turn stays with ann: a2 goes, a3 is too far from any depot
+    assert g.last_move.endswith("harvest a2 K1") and "a3" not in g.last_move
+    assert g.state.sides["p1"].carbonite == 300 and g.to_act() == ["ann"]
+    with pytest.raises(IllegalMove, match="None of your workers"):
+        g.play("ann", "harvest all")

@@ -294,6 +294,7 @@ class Nexo(Game):
 
     def view(self, player: str | None) -> JSON:
         s, f = self.state, self.rules.faction
+        w = self.world()
         blackout = {seat: economy.blackout(s, seat, f) for seat in SEATS}
         return {
             "round": s.round, "phase": s.phase.value, "turn": self._name(s.turn),
@@ -308,6 +309,8 @@ class Nexo(Game):
                     "energy_demand": economy.energy_demand(s, seat, f),
                     "blackout": blackout[seat], "passes": s.sides[seat].passes,
                     "reserve": [r.type for r in s.sides[seat].reserve],
+                    "eligible": ([p.id for p in w.eligible(seat, s.phase.value)]
+                                 if s.phase in (Phase.WORKER, Phase.ACTION) else []),
                 } for seat in SEATS},
             "models": {
                 m.id: {"owner": self._name(m.owner), "type": m.type, "x": m.x, "y": m.y, "hp": m.hp,

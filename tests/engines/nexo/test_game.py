@@ -62,7 +62,7 @@ def test_view_has_the_contract_fields_and_is_json_safe() -> None:
     assert set(v) >= {"round", "phase", "turn", "initiative", "players", "models", "buildings", "terrain",
                       "depots"}
     assert set(v["players"]["ann"]) >= {"carbonite", "energy_production", "energy_demand", "blackout",
-                                        "passes"}
+                                        "eligible", "passes"}
     assert v["players"]["ann"]["energy_production"] == 100 and v["players"]["bob"]["carbonite"] == 200
     assert set(v["models"]["a1"]) >= {"owner", "type", "x", "y", "hp", "wia", "activated", "overwatch"}
     assert set(v["buildings"]["A1"]) >= {"owner", "type", "x", "y", "hp", "complete", "build_points",

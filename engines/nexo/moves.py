@@ -1,7 +1,21 @@
 """Move notation of Nexohominis (house "Notation"): value types that round-trip as text.
 
+The orders, by phase (``legal_moves`` lists them in exactly these canonical forms)::
+
+    Initiative   first me | first them
+    Worker       move <worker> <pos> [<pos> ...]   harvest <worker> <depot>
+                 build <worker> <building>         repair <worker> <building>
+                 harvest all                       done <unit>      pass
+    Action       move|dash <unit> <pos> [<pos> ...]
+                 shoot|fight <unit> <target> [<weapon>]
+                 overwatch <unit>                  done <unit>      pass
+    Production   produce <building> <unit type> [<pos>]
+                 construct <building type> <pos> [r90]              end
+    Any phase    scrap <id> (not during an activation, not at Initiative)   concede
+
+Several orders may be chained with ``;`` in one message (see :mod:`engines.nexo.game`).
 Every order is a frozen dataclass; :func:`parse_move` reads forgiving text (any case, extra
-spaces) and ``str`` gives the canonical form that goes into the log::
+spaces) and ``str`` gives the canonical form::
 
     >>> parse_move("  FIRST   Me ")
     First(who='me')
@@ -17,18 +31,23 @@ spaces) and ``str`` gives the canonical form that goes into the log::
     ('done a1', 'pass', 'end')
     >>> str(parse_move("Harvest ALL"))
     'harvest all'
-
     >>> str(parse_move("produce A1 drudge")), str(parse_move("produce a3 Trooper 14,9.5"))
     ('produce A1 drudge', 'produce A3 trooper 14,9.5')
     >>> str(parse_move("construct foundry 20,14 R90")), str(parse_move("scrap b4"))
     ('construct foundry 20,14 r90', 'scrap b4')
     >>> parse_pos("C7"), parse_pos("12.5, 30")
     ((5.0, 13.0), (12.5, 30.0))
+    >>> parse_move("shoot a5")
+    Traceback (most recent call last):
+    ...
+    engines.core.errors.BadNotation: I can't read 'shoot a5': write 'shoot <unit> <target> [<weapon>]'.
 
 Positions are ``x,y`` in inches or a 2" grid cell: columns A–V across, rows 1–30 along,
 ``C7`` being the centre of column C, row 7; canonical positions are ``x,y`` (at most two
 decimals). Ids: units are lower case (``a5``), buildings and depots upper case (``A1``,
-``K3``); ``build``/``repair`` and ``produce`` name buildings, so their id is upper-cased.
+``K3``). ``build``/``repair`` targets and ``produce`` buildings are upper-cased here; other
+ids keep the case typed until the game resolves them (:mod:`engines.nexo.world`), and the
+game's log holds the resolved ids (``shoot A5 B5`` is logged ``shoot a5 b5``).
 
 Readings chosen here:
 

@@ -107,6 +107,7 @@ class Nexo(Game):
         self.state = load_scenario(opts["scenario"], self.rules, seed=self.seed,
                                    carbonite=opts["carbonite"], battlefield=opts["battlefield"])
         self._terrain = Terrain(field_of(self.state), self.rules)
+        self.state.sort()
         if self.state.phase == Phase.INITIATIVE and self.state.initiative is None:
             self._with_rng(lambda w, rng: rounds.roll_initiative(w, rng))
         elif self.state.phase in (Phase.WORKER, Phase.ACTION):
@@ -190,6 +191,7 @@ class Nexo(Game):
                 kind, what = ("blackout", "enters") if now else ("blackout_end", "leaves")
                 events.append(event(kind, f"{w.names[s]} {what} Blackout.", player=w.names[s]))
         events += rounds.check_elimination(w)
+        self.state.sort()
         return canonical, events
 
     def _with_rng_move(self, seat: str, move: Move) -> tuple[str, list[Event]]:
@@ -337,5 +339,6 @@ class Nexo(Game):
         self.rules = default_ruleset()
         old = getattr(self, "state", None)
         self.state = State.from_json(data)
+        self.state.sort()
         if old is None or old.terrain != self.state.terrain or old.depots != self.state.depots:
             self._terrain = Terrain(field_of(self.state), self.rules)

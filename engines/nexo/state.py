@@ -139,6 +139,16 @@ class State:
     result: str | None = None
     """How the game ended: elimination, concede, stall or round_limit."""
 
+    def sort(self) -> None:
+        """Puts models, buildings and harvests in key order, the order a saved game comes back in.
+
+        Everything that iterates them (events, eligibility, legal moves) then runs the same
+        in a game and in its restored copy.
+        """
+        self.models = dict(sorted(self.models.items()))
+        self.buildings = dict(sorted(self.buildings.items()))
+        self.harvests = dict(sorted(self.harvests.items()))
+
     def to_json(self) -> dict[str, Any]:
         """Returns the state as a fresh JSON-safe dict."""
         return {

@@ -114,3 +114,14 @@ def test_nexo_is_registered() -> None:
     assert GAMES["nexo"] is Nexo
     g = GAMES["nexo"].new(players=["ann", "bob"], seed=2, options={})
     assert g.legal_moves(g.to_act()[0]) == ["first me", "first them", "concede"]
+
+
+def test_pieces_are_kept_in_the_order_a_restored_game_has() -> None:
+    from tests.engines.nexo.support import HQ1, scenario_game
+
+    gen = {"id": "A2", "type": "generator", "x": 32, "y": 4}
+    g = scenario_game([], [], phase="production", b1=[HQ1, gen])
+    g.play("ann", "construct relay 22,15")  # A3, inserted after B1
+    assert list(g.state.buildings) == ["A1", "A2", "A3", "B1"]
+    h = Nexo.from_json(g.to_json())
+    assert list(h.state.buildings) == list(g.state.buildings) and h.legal_moves("ann") == g.legal_moves("ann")

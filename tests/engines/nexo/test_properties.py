@@ -105,6 +105,7 @@ def check_round_trip(g: Nexo, rng: random.Random) -> None:
         if g.is_over:
             return
         p, move = choose(g, random.Random(rng.random()))
+        assert g.legal_moves(p) == h.legal_moves(p)
         assert g.play(p, move) == h.play(p, move)
         assert g.to_json() == h.to_json()
 

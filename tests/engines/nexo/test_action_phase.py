@@ -173,3 +173,16 @@ def test_12_a_unit_pinned_before_activating_skips_this_phase_only() -> None:
     events = resolve(w, FixedRng([6, 1, 1, 1, 1, 1]), a5, b5, rifle, "shoot")  # 3 damage, save 1, WIA 1
     assert [e["kind"] for e in events] == ["shoot", "wia", "pinned"]
     assert b5.hp == 2 and b5.activated and b5.wia is None and b5.ever_wia
+
+
+def test_7_6_a_functional_turret_activates_and_shoots_once() -> None:
+    tur = {"id": "A3", "type": "turret", "x": 22, "y": 20}
+    enemies = [unit("b5", "trooper", 22, 40), unit("b6", "trooper", 30, 50)]
+    g = action([unit("a5", "trooper", 10, 10)], enemies,
+               b1=[{"id": "A1", "type": "headquarters", "x": 22, "y": 5}, tur])
+    events = g.play("ann", "shoot A3 b5")
+    assert events[0]["kind"] == "activate" and events[1]["weapon"] == "Autogun"
+    assert g.state.buildings["A3"].activated and g.to_act() == ["bob"]
+    g.play("bob", "done b5")
+    with pytest.raises(IllegalMove, match="A3 has already activated"):
+        g.play("ann", "shoot A3 b6")

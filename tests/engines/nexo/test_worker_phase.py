@@ -132,3 +132,9 @@ def test_ruling_16_harvest_all_sends_each_worker_to_its_nearest_depot_while_the_
     assert g.state.sides["p1"].carbonite == 300 and g.to_act() == ["ann"]
     with pytest.raises(IllegalMove, match="None of your workers"):
         g.play("ann", "harvest all")
+
+
+def test_ruling_6_overwatch_also_fires_at_workers_moving_in_the_worker_phase() -> None:
+    g = scenario_game([unit("a1", "drudge", 10, 12)], [unit("b5", "trooper", 10, 30, overwatch=True)])
+    events = g.play("ann", "move a1 10,16")
+    assert "overwatch" in [e["kind"] for e in events] and not g.state.models["b5"].overwatch

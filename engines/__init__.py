@@ -34,8 +34,10 @@ __all__ = [
 ]
 
 # The games, registered in the order /game help lists them.
+from engines.nexo import Nexo  # noqa: E402
 from engines.nxs import Nxs  # noqa: E402
 from engines.xisk import Xisk  # noqa: E402
 
 register(Xisk)
 register(Nxs)
+register(Nexo)

@@ -1,0 +1,344 @@
+"""The Nexohominis Game on the engine contract: a whole game, round after round.
+
+It sets up any position from a scenario (or the starting forces of core §4.3) and plays
+the round of core §6.1: Initiative (``first me|them``), Upkeep, the Worker Phase, the
+Action Phase and the Production Phase, until Elimination, a stall, the round limit or
+``concede``::
+
+    >>> g = Nexo.new(["ann", "bob"], seed=4)
+    >>> g.view(None)["phase"], g.to_act() == [g.view(None)["initiative"]]
+    ('initiative', True)
+    >>> _ = g.play(g.to_act()[0], "first me")
+    >>> g.view(None)["phase"]
+    'worker'
+
+Orders may be chained with ``;``: each is applied in turn and the chain stops at the first
+refusal; when an earlier order was accepted, the refusal is reported as an event
+(``refused``) and the accepted ones stand.
+
+Readings chosen here:
+
+- The Initiative roll of round 1 happens at set-up (it needs no choice); its dice are kept
+  in the state and shown in the view as ``initiative_rolls`` (one pair per roll, ties included).
+- Entering or leaving Blackout is reported the moment an order changes it (core §7.3).
+- ``scrap`` is allowed in any phase but the Initiative Phase, outside an activation.
+- Ruling 16's automatic skip ends an activation as soon as ``done`` is its only legal order
+  (a worker that moved with no ability in reach, a unit that Dashed with no one to Fight).
+- ``harvest all`` (ruling 16) plays, in id order, each worker that can reach a depot with
+  room (nearest first) this activation: a move beside the depot if needed, then ``harvest``.
+  It goes on only while the turn stays with the player (strict alternation), so with enemy
+  workers still to act it plays one worker; the log keeps the orders it played.
+"""
+
+from __future__ import annotations
+
+from contextlib import suppress
+from typing import Any
+
+from engines.core import JSON, Event, Game, GameError, IllegalMove, event
+from engines.core.rng import Rng
+from engines.nexo import economy, legal, production, rounds
+from engines.nexo.activation import finish, play_order
+from engines.nexo.data import default_ruleset
+from engines.nexo.moves import (
+    Ability,
+    Attack,
+    Concede,
+    Construct,
+    First,
+    Go,
+    Move,
+    Produce,
+    Unary,
+    Word,
+    parse_move,
+)
+from engines.nexo.reader import DataError
+from engines.nexo.scenario import field_of, load_scenario
+from engines.nexo.state import SEATS, Phase, State, other, piece_to_json
+from engines.nexo.terrain import Terrain
+from engines.nexo.world import World
+
+
+class Nexo(Game):
+    """Nexohominis for two players: skirmish with an economy (core rules + house rules)."""
+
+    NAME = "nexo"
+    TITLE = "Nexohominis"
+    MIN_PLAYERS = 2
+    MAX_PLAYERS = 2
+    OPTIONS = {"scenario": None, "battlefield": "crossroads", "carbonite": 200, "round_limit": None}
+    OPTION_DOCS = {
+        "scenario": "A position to start from (see engines/nexo/scenario.py); none: a fresh game.",
+        "battlefield": "A preset name (crossroads, dust_belt) or 'random' for a seeded battlefield.",
+        "carbonite": "Starting Carbonite of each player (core §4.3).",
+        "round_limit": ("After this round's Production Phase the game ends: the player whose surviving "
+                        "units and buildings are worth more Carbonite (HQ 300, reserve and sites included, "
+                        "banked Carbonite not) wins, equal worth is a draw; none: no limit."),
+    }
+
+    @classmethod
+    def check_options(cls, options: dict[str, Any]) -> dict[str, Any]:
+        """Returns the completed options; raises GameError for a bad value or scenario."""
+        opts = super().check_options(options)
+        rules = default_ruleset()
+        carb = opts["carbonite"]
+        if isinstance(carb, bool) or not isinstance(carb, int) or carb < 0:
+            raise GameError(f"carbonite must be a whole number of at least 0, not {carb!r}.")
+        if opts["battlefield"] not in (*rules.presets, "random"):
+            known = ", ".join([*sorted(rules.presets), "random"])
+            raise GameError(f"There is no battlefield {opts['battlefield']!r} (battlefields: {known}).")
+        limit = opts["round_limit"]
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+            raise GameError(f"round_limit must be a whole number of at least 1, or none; not {limit!r}.")
+        if opts["scenario"] is not None:
+            try:
+                load_scenario(opts["scenario"], rules, seed=0, carbonite=carb,
+                              battlefield=opts["battlefield"])
+            except DataError as err:
+                raise GameError(f"The scenario is not valid: {err}") from err
+        return opts
+
+    # -- set-up and seats -------------------------------------------------------------
+
+    def setup(self) -> None:
+        self.rules = default_ruleset()
+        opts = self.options
+        self.state = load_scenario(opts["scenario"], self.rules, seed=self.seed,
+                                   carbonite=opts["carbonite"], battlefield=opts["battlefield"])
+        self._terrain = Terrain(field_of(self.state), self.rules)
+        self.state.sort()
+        if self.state.phase == Phase.INITIATIVE and self.state.initiative is None:
+            self._with_rng(lambda w, rng: rounds.roll_initiative(w, rng))
+        elif self.state.phase in (Phase.WORKER, Phase.ACTION):
+            self.state.first = self.state.first or self.state.turn or SEATS[0]
+            self.state.turn = self.state.turn or self.state.first
+            rounds.settle(self.world())  # a scenario may start where no one can act
+
+    def _seat(self, player: str) -> str:
+        return SEATS[self.players.index(player)]
+
+    def _name(self, seat: str | None) -> str | None:
+        return None if seat is None else self.players[SEATS.index(seat)]
+
+    def world(self) -> World:
+        """Returns the rules' view of the current state."""
+        return World(self.state, self.rules, self._terrain, dict(zip(SEATS, self.players, strict=True)))
+
+    def _with_rng(self, fn: Any) -> list[Event]:
+        rng = Rng(self.state.rng)
+        try:
+            return list(fn(self.world(), rng))
+        finally:
+            self.state.rng = rng.state
+
+    # -- the contract -----------------------------------------------------------------
+
+    def to_act(self) -> list[str]:
+        if self.state.over:
+            return []
+        if self.state.phase == Phase.INITIATIVE:
+            return [self._name(self.state.initiative) or self.players[0]]
+        return [self._name(self.state.turn or self.state.first or SEATS[0]) or self.players[0]]
+
+    def legal_moves(self, player: str) -> list[str]:
+        if player not in self.to_act():
+            return []
+        return legal.sample(self.world(), self._seat(player))
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.over
+
+    @property
+    def winners(self) -> list[str]:
+        name = self._name(self.state.winner)
+        return [name] if name else []
+
+    def apply(self, player: str, text: str) -> tuple[str, list[Event]]:
+        parts = [p for p in text.split(";") if p.strip()]
+        if not parts:
+            raise IllegalMove("Type an order, for example 'first me'.")
+        done: list[str] = []
+        events: list[Event] = []
+        for part in parts:
+            if done and (self.state.over or player not in self.to_act()):
+                events.append(event("refused",
+                                    f"'{part.strip()}' was not played: it is no longer your turn."))
+                break
+            saved = self.dump_state() if len(parts) > 1 else {}
+            try:
+                canonical, evs = self._apply_one(player, part)
+            except GameError as err:
+                if not done:
+                    raise
+                self.load_state(saved)
+                events.append(event("refused", f"'{part.strip()}' was refused: {err}", to=player))
+                break
+            done.append(canonical)
+            events += evs
+        return "; ".join(done), events
+
+    def _apply_one(self, player: str, text: str) -> tuple[str, list[Event]]:
+        move = parse_move(text)
+        seat = self._seat(player)
+        before = {s: economy.blackout(self.state, s, self.rules.faction) for s in SEATS}
+        canonical, events = self._with_rng_move(seat, move)
+        w = self.world()
+        for s in SEATS:
+            now = w.blackout(s)
+            if now != before[s]:
+                kind, what = ("blackout", "enters") if now else ("blackout_end", "leaves")
+                events.append(event(kind, f"{w.names[s]} {what} Blackout.", player=w.names[s]))
+        events += rounds.check_elimination(w)
+        self.state.sort()
+        return canonical, events
+
+    def _with_rng_move(self, seat: str, move: Move) -> tuple[str, list[Event]]:
+        rng = Rng(self.state.rng)
+        try:
+            return self._dispatch(self.world(), rng, seat, move)
+        finally:
+            self.state.rng = rng.state
+
+    def _dispatch(self, w: World, rng: Rng, seat: str, move: Move) -> tuple[str, list[Event]]:
+        s, player = self.state, w.names[seat]
+        if isinstance(move, Concede):
+            return str(move), rounds.finish_game(w, other(seat), "concede",
+                                                 f"{player} concedes; {w.names[other(seat)]} wins.")
+        if isinstance(move, First):
+            if s.phase != Phase.INITIATIVE:
+                raise IllegalMove("The first player is chosen in the Initiative Phase only.")
+            s.first = seat if move.who == "me" else other(seat)
+            first = w.names[s.first]
+            events = [event("first", f"{player} chooses {first} to activate first this round.")]
+            return str(move), events + rounds.upkeep(w)
+        if s.phase == Phase.INITIATIVE:
+            raise IllegalMove("Choose who activates first: 'first me' or 'first them'.")
+        if isinstance(move, Unary) and move.verb == "scrap":
+            if s.active is not None:
+                raise IllegalMove(f"{s.active} is activating: finish it before scrapping.")
+            events = production.scrap(w, seat, move.unit)
+            return f"scrap {events[0]['unit']}", events + rounds.settle(w)
+        if isinstance(move, Go | Attack | Unary | Ability):
+            if s.phase not in (Phase.WORKER, Phase.ACTION):
+                raise IllegalMove(f"'{move}' is an activation order: units activate in the Worker and "
+                                  "Action Phases.")
+            events = play_order(w, rng, seat, move, s.phase.value)
+            canonical = self._canonical(w, move)
+            if s.active is not None and legal.only_done(w, w.piece(s.active)):
+                events += finish(w)  # ruling 16: nothing but 'done' is left
+            if s.active is None and not s.over:
+                events += rounds.hand_over(w, seat)
+            return canonical, events
+        if isinstance(move, Word) and move.verb == "harvest all":
+            return self._harvest_all(w, rng, seat)
+        if isinstance(move, Word) and move.verb == "pass":
+            return "pass", self._pass(w, seat)
+        if s.phase != Phase.PRODUCTION:
+            raise IllegalMove(f"'{move}' is a Production Phase order; this is the {s.phase.value} phase.")
+        if isinstance(move, Produce):
+            return str(move), production.produce(w, seat, move)
+        if isinstance(move, Construct):
+            return str(move), production.construct(w, seat, move)
+        return "end", rounds.end_production(w, seat, rng, self.options["round_limit"])
+
+    def _canonical(self, w: World, move: Go | Attack | Unary | Ability) -> str:
+        unit = move.unit
+        with suppress(IllegalMove):  # destroyed during its own order (Overwatch)
+            unit = w.resolve(move.unit)
+        if isinstance(move, Attack):
+            target = move.target
+            with suppress(IllegalMove):  # destroyed by the attack
+                target = w.resolve(move.target)
+            return str(Attack(move.verb, unit, target, move.weapon))
+        if isinstance(move, Go):
+            return str(Go(move.verb, unit, move.path))
+        if isinstance(move, Ability):
+            return str(Ability(move.verb, unit, move.target))
+        return str(Unary(move.verb, unit))
+
+    def _harvest_all(self, w: World, rng: Rng, seat: str) -> tuple[str, list[Event]]:
+        """Plays ruling 16's ``harvest all``: worker after worker, while the turn stays with ``seat``."""
+        s = self.state
+        if s.phase != Phase.WORKER:
+            raise IllegalMove("'harvest all' is a Worker Phase order.")
+        done: list[str] = []
+        events: list[Event] = []
+        while not s.over and s.phase == Phase.WORKER and s.turn == seat:
+            found = legal.harvest_all(w, seat)
+            if found is None:
+                break
+            for text in found[1]:
+                if found[0].id not in s.models:
+                    break  # shot down by Overwatch on the way
+                canonical, evs = self._dispatch(w, rng, seat, parse_move(text))
+                done.append(canonical)
+                events += evs
+        if not done:
+            raise IllegalMove("None of your workers can reach a Carbonite depot with room this activation.")
+        return "; ".join(done), events
+
+    def _pass(self, w: World, seat: str) -> list[Event]:
+        s = self.state
+        if s.phase not in (Phase.WORKER, Phase.ACTION):
+            raise IllegalMove("Passes are spent in the Worker and Action Phases.")
+        if s.active is not None:
+            raise IllegalMove(f"{s.active} is activating: finish it with 'done {s.active}'.")
+        if s.sides[seat].passes < 1:
+            raise IllegalMove("You have no Pass to spend (core §6.4).")
+        if not w.eligible(other(seat), s.phase.value):
+            raise IllegalMove("Your opponent has nothing left to activate: a Pass would skip nothing.")
+        s.sides[seat].passes -= 1
+        events = [event("pass", f"{w.names[seat]} spends a Pass ({s.sides[seat].passes} left).",
+                        player=w.names[seat])]
+        return events + rounds.hand_over(w, seat)
+
+    def view(self, player: str | None) -> JSON:
+        s, f = self.state, self.rules.faction
+        w = self.world()
+        blackout = {seat: economy.blackout(s, seat, f) for seat in SEATS}
+        return {
+            "round": s.round, "phase": s.phase.value, "turn": self._name(s.turn),
+            "initiative": self._name(s.initiative), "first": self._name(s.first),
+            "initiative_rolls": [list(r) for r in s.initiative_rolls], "battlefield": s.battlefield,
+            "active": s.active, "result": s.result, "quiet_rounds": s.quiet,
+            "size": [s.width, s.length],
+            "players": {
+                self._name(seat): {
+                    "carbonite": s.sides[seat].carbonite,
+                    "energy_production": economy.energy_production(s, seat, f),
+                    "energy_demand": economy.energy_demand(s, seat, f),
+                    "blackout": blackout[seat], "passes": s.sides[seat].passes,
+                    "reserve": [r.type for r in s.sides[seat].reserve],
+                    "eligible": ([p.id for p in w.eligible(seat, s.phase.value)]
+                                 if s.phase in (Phase.WORKER, Phase.ACTION) else []),
+                } for seat in SEATS},
+            "models": {
+                m.id: {"owner": self._name(m.owner), "type": m.type, "x": m.x, "y": m.y, "hp": m.hp,
+                       "wia": m.wia, "activated": m.activated, "overwatch": m.overwatch,
+                       "moved": m.moved, "dashed": m.dashed, "attacked": m.attacked, "fresh": m.fresh}
+                for m in s.models.values()},
+            "buildings": {
+                b.id: {"owner": self._name(b.owner), "type": b.type, "x": b.x, "y": b.y, "rot": b.rot,
+                       "hp": b.hp, "complete": b.complete, "build_points": b.build_points,
+                       "functional": economy.intact(b, f), "wreck": b.wreck,
+                       "activated": b.activated, "overwatch": b.overwatch}
+                for b in s.buildings.values()},
+            "terrain": [piece_to_json(p) for p in s.terrain],
+            "depots": [{"id": d.id, "x": d.x, "y": d.y} for d in s.depots],
+            "winners": self.winners,
+        }
+
+    # -- persistence ------------------------------------------------------------------
+
+    def dump_state(self) -> JSON:
+        return self.state.to_json()
+
+    def load_state(self, data: JSON) -> None:
+        self.rules = default_ruleset()
+        old = getattr(self, "state", None)
+        self.state = State.from_json(data)
+        self.state.sort()
+        if old is None or old.terrain != self.state.terrain or old.depots != self.state.depots:
+            self._terrain = Terrain(field_of(self.state), self.rules)

@@ -1,0 +1,209 @@
+"""The Production Phase: completing sites, producing units, constructing and scrapping (core §13).
+
+Readings chosen here:
+
+- Completion (ruling 11) happens when the Production Phase starts, for both players, before
+  any order; then units waiting in reserve are placed (each beside any of its owner's
+  functional buildings that produces its type, without using that building's production).
+- A produced unit is placed with its base within 2" of the building's footprint, edge to
+  edge. The default spot is the legal candidate (rings around the footprint) nearest the
+  battlefield's centre.
+- Building range (12" from an intact Headquarters or Relay, footprint to footprint) is not
+  an ability: it holds in Blackout, so a blacked-out player can still start a Generator to
+  recover (core §7.5).
+- A site starts with full HP and 0 Build Points. ``scrap`` removes a unit or a building
+  altogether (no wreckage), with no refund.
+"""
+
+from __future__ import annotations
+
+import math
+
+from shapely.geometry import Point
+
+from engines.core.errors import IllegalMove
+from engines.core.events import Event, event
+from engines.nexo import economy
+from engines.nexo.data import building_shape
+from engines.nexo.geometry import EPS, Body, base, edge_distance, placement_problem
+from engines.nexo.layout import DEPOT_RADIUS
+from engines.nexo.moves import Construct, Produce, fmt_pos
+from engines.nexo.state import Building, Model, Reserve
+from engines.nexo.world import World
+
+PLACE_REACH = 2.0
+"""Core §13.1: a produced unit is placed within 2" of its building."""
+
+
+def complete_sites(w: World) -> list[Event]:
+    """Completes every site with all its Build Points, unless damaged or in Blackout (ruling 11)."""
+    events: list[Event] = []
+    for b in w.state.buildings.values():
+        bt = w.faction.buildings[b.type]
+        if b.complete or b.wreck or b.build_points < (bt.build_points or 0):
+            continue
+        if 2 * b.hp < bt.hp:
+            continue
+        if bt.energy_production == 0 and w.blackout(b.owner):
+            continue
+        b.complete = True
+        events.append(event("complete", f"{b.id} ({bt.title}) is complete.", building=b.id))
+    return events
+
+
+def producers(w: World, seat: str, unit_type: str) -> list[Building]:
+    """Returns the seat's buildings that may produce ``unit_type`` now (core §13.1, §7.4)."""
+    if w.blackout(seat):
+        return []
+    return [b for b in w.state.buildings.values()
+            if b.owner == seat and w.intact(b) and unit_type in w.faction.buildings[b.type].produces]
+
+
+def spots(w: World, b: Building, radius: float) -> list[tuple[float, float]]:
+    """Returns candidate centres for a base of ``radius`` within 2" of ``b``, nearest the centre first."""
+    shape = w.body(b).shape
+    out = []
+    for d in (radius + 0.05, radius + 1.0, radius + PLACE_REACH - 0.05):
+        ring = shape.buffer(d, quad_segs=4).exterior
+        n = max(8, int(ring.length / 1.5))
+        for k in range(n):
+            p = ring.interpolate(k / n, normalized=True)
+            out.append((round(p.x, 2), round(p.y, 2)))
+    cx, cy = w.state.width / 2, w.state.length / 2
+    return sorted(out, key=lambda p: (math.dist(p, (cx, cy)), p))
+
+
+def place_problem(w: World, b: Building, seat: str, radius: float, pos: tuple[float, float]) -> str | None:
+    """Returns why a produced base cannot stand at ``pos`` (core §13.3), or None."""
+    shape = base(pos[0], pos[1], radius)
+    if edge_distance(shape, w.body(b)) > PLACE_REACH + EPS:
+        return f"it must be within 2\" of {b.id}"
+    others = [o for o in w.bodies() if o.kind != "wreckage"]
+    enemies = [o for o in w.enemy_bodies(seat) if o.kind == "model"]
+    return placement_problem(w.terrain, shape, others, enemies)
+
+
+def free_spot(w: World, b: Building, seat: str, radius: float) -> tuple[float, float] | None:
+    """Returns the default spot for a unit produced by ``b``, or None when there is no space."""
+    return next((p for p in spots(w, b, radius) if place_problem(w, b, seat, radius, p) is None), None)
+
+
+def place_reserves(w: World, seat: str) -> list[Event]:
+    """Places a seat's reserve units where space has opened (core §13.3)."""
+    events: list[Event] = []
+    side = w.state.sides[seat]
+    for r in list(side.reserve):
+        radius = w.faction.units[r.type].base_radius
+        for b in producers(w, seat, r.type):
+            pos = free_spot(w, b, seat, radius)
+            if pos is not None:
+                side.reserve.remove(r)
+                w.state.models[r.id] = Model(r.id, seat, r.type, pos[0], pos[1], w.faction.units[r.type].hp,
+                                             fresh=True)
+                events.append(event("deploy", f"{r.id} leaves the reserve at ({fmt_pos(pos)}).", unit=r.id))
+                break
+    return events
+
+
+def produce(w: World, seat: str, order: Produce) -> list[Event]:
+    """Produces a unit at a building (core §13.1, ruling 13); raises IllegalMove."""
+    s = w.state
+    b = s.buildings.get(order.building)
+    ut = w.faction.units.get(order.unit_type)
+    if b is None or b.owner != seat:
+        raise IllegalMove(f"'{order.building}' is not one of your buildings.")
+    if ut is None:
+        raise IllegalMove(f"There is no unit type '{order.unit_type}'.")
+    bt = w.faction.buildings[b.type]
+    if ut.name not in bt.produces:
+        raise IllegalMove(f"A {bt.title} cannot produce a {ut.title}.")
+    if not w.intact(b):
+        raise IllegalMove(f"{b.id} is not functional (unfinished, or below half HP).")
+    if w.blackout(seat):
+        raise IllegalMove("You are in Blackout: buildings cannot produce units (core §7.4).")
+    if b.id in s.produced:
+        raise IllegalMove(f"{b.id} has already produced a unit this phase.")
+    side = s.sides[seat]
+    if side.carbonite < ut.carbonite:
+        raise IllegalMove(f"A {ut.title} costs {ut.carbonite} Carbonite and you have {side.carbonite}.")
+    spare = economy.spare_energy(s, seat, w.faction)
+    if spare < ut.energy:
+        raise IllegalMove(f"A {ut.title} needs {ut.energy} spare Energy and you have {spare}.")
+    pos = order.pos
+    if pos is not None:
+        problem = place_problem(w, b, seat, ut.base_radius, pos)
+        if problem:
+            raise IllegalMove(f"{ut.title} cannot be placed at ({fmt_pos(pos)}): {problem}.")
+    else:
+        pos = free_spot(w, b, seat, ut.base_radius)
+    side.carbonite -= ut.carbonite
+    s.produced.append(b.id)
+    s.progress = True
+    uid = w.new_id(seat, building=False)
+    if pos is None:
+        side.reserve.append(Reserve(uid, ut.name))
+        return [event("produce", f"{b.id} produces {ut.title} {uid}; with no space it waits in reserve.",
+                      unit=uid, building=b.id, reserve=True)]
+    s.models[uid] = Model(uid, seat, ut.name, pos[0], pos[1], ut.hp, fresh=True)
+    return [event("produce", f"{b.id} produces {ut.title} {uid} at ({fmt_pos(pos)}).", unit=uid,
+                  building=b.id, x=pos[0], y=pos[1])]
+
+
+def construct_problem(w: World, seat: str, btype: str, pos: tuple[float, float], rot: int) -> str | None:
+    """Returns why a site of ``btype`` cannot be placed at ``pos`` (ruling 11), or None."""
+    bt = w.faction.buildings[btype]
+    shape = building_shape(bt, pos[0], pos[1], rot)
+    sources = [b for b in w.state.buildings.values()
+               if b.owner == seat and w.intact(b) and w.faction.buildings[b.type].building_range > 0]
+    if not any(edge_distance(shape, w.body(b)) <= w.faction.buildings[b.type].building_range + EPS
+               for b in sources):
+        return "it must be within 12\" of your functional Headquarters or a Relay"
+    for p in w.terrain.touching(shape):
+        if shape.intersection(p.shape).area > EPS:
+            return f"it would overlap terrain {p.id}"
+    depots = [Point(d.x, d.y).buffer(DEPOT_RADIUS) for d in w.state.depots]
+    others: list[Body] = w.bodies()
+    enemies = w.enemy_bodies(seat)
+    return placement_problem(w.terrain, shape, others, enemies, avoid=depots)
+
+
+def construct(w: World, seat: str, order: Construct) -> list[Event]:
+    """Starts a building site (core §8.3, §13.2, ruling 11); raises IllegalMove."""
+    s = w.state
+    bt = w.faction.buildings.get(order.building_type)
+    if bt is None or bt.carbonite is None:
+        raise IllegalMove(f"'{order.building_type}' is not a building you can construct.")
+    side = s.sides[seat]
+    if side.carbonite < bt.carbonite:
+        raise IllegalMove(f"A {bt.title} costs {bt.carbonite} Carbonite and you have {side.carbonite}.")
+    need = 0 if bt.energy_production else bt.energy
+    spare = economy.spare_energy(s, seat, w.faction)
+    if spare < need:
+        raise IllegalMove(f"A {bt.title} needs {need} spare Energy and you have {spare}.")
+    problem = construct_problem(w, seat, bt.name, order.pos, order.rot)
+    if problem:
+        raise IllegalMove(f"A {bt.title} cannot stand at ({fmt_pos(order.pos)}): {problem}.")
+    side.carbonite -= bt.carbonite
+    bid = w.new_id(seat, building=True)
+    s.buildings[bid] = Building(bid, seat, bt.name, order.pos[0], order.pos[1], bt.hp, order.rot, 0,
+                                complete=False)
+    return [event("construct", f"Construction of {bt.title} {bid} starts at ({fmt_pos(order.pos)}).",
+                  building=bid, type=bt.name)]
+
+
+def scrap(w: World, seat: str, name: str) -> list[Event]:
+    """Removes one of the seat's units or buildings without refund (ruling 13); raises IllegalMove."""
+    s = w.state
+    pid = w.resolve(name)
+    piece = w.piece(pid)
+    if piece.owner != seat:
+        raise IllegalMove(f"{pid} is not yours.")
+    if isinstance(piece, Building) and piece.wreck:
+        raise IllegalMove(f"{pid} is wreckage already.")
+    if s.active == pid:
+        s.active = None
+    if isinstance(piece, Model):
+        del s.models[pid]
+    else:
+        del s.buildings[pid]
+    return [event("scrap", f"{pid} is scrapped.", unit=pid)]

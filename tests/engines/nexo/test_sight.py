@@ -1,0 +1,156 @@
+"""Tests of line of sight, Obscuring and cover (core §5.3–5.14, house rulings 8–9)."""
+
+from __future__ import annotations
+
+import time
+
+from engines.nexo.data import default_ruleset
+from engines.nexo.geometry import Body, building_body, model_body
+from engines.nexo.sight import Cover, cover, visible
+from engines.nexo.terrain import Terrain
+from tests.engines.nexo.support import piece, rect, terrain
+
+RULES = default_ruleset()
+RUIN = piece("R1", "ruin", rect(10, 20, 20, 30))
+
+
+def m(id: str, x: float, y: float, r: float = 0.5) -> Body:
+    """Returns a model body (test shorthand)."""
+    return model_body(id, x, y, r)
+
+
+def test_5_3_a_clear_line_is_visible() -> None:
+    assert visible(terrain(), m("a", 5, 5), m("b", 30, 40))
+
+
+def test_5_3_terrain_that_fully_blocks_the_view_hides_the_target() -> None:
+    t = terrain(piece("S1", "sealed", rect(10, 20, 20, 30)))
+    assert not visible(t, m("a", 15, 10), m("b", 15, 40))
+
+
+def test_5_3_a_partly_hidden_target_is_visible() -> None:
+    t = terrain(piece("S1", "sealed", rect(10, 20, 20, 30)))
+    assert visible(t, m("a", 20.2, 10), m("b", 20.2, 40))  # rim lines pass beside the structure
+
+
+def test_5_7_no_shooting_through_obscuring_from_outside() -> None:
+    assert not visible(terrain(RUIN), m("a", 15, 10), m("b", 15, 40))
+
+
+def test_5_7_being_close_to_the_edge_does_not_allow_shooting_through() -> None:
+    # Both just outside opposite sides; every sampled line runs through the footprint.
+    assert not visible(terrain(RUIN), m("a", 15, 19.4), m("b", 15, 30.6))
+
+
+def test_5_7_a_line_beside_the_footprint_is_clear() -> None:
+    assert visible(terrain(RUIN), m("a", 21, 10), m("b", 21, 40))
+
+
+def test_5_7_shooting_into_obscuring() -> None:
+    assert visible(terrain(RUIN), m("a", 15, 10), m("b", 15, 28))
+
+
+def test_5_7_shooting_out_of_obscuring() -> None:
+    assert visible(terrain(RUIN), m("a", 15, 28), m("b", 15, 50))
+
+
+def test_5_7_shooting_within_the_same_obscuring_footprint() -> None:
+    assert visible(terrain(RUIN), m("a", 12, 22), m("b", 18, 28))
+
+
+def test_5_7_out_of_one_ruin_but_through_another_is_blocked() -> None:
+    t = terrain(RUIN, piece("R2", "ruin", rect(10, 35, 20, 40)))
+    assert not visible(t, m("a", 15, 25), m("b", 15, 50))
+
+
+def test_5_12_a_hill_blocks_a_line_between_lower_models() -> None:
+    t = terrain(piece("H1", "hill", rect(10, 20, 20, 30), height=5))
+    assert not visible(t, m("a", 15, 10), m("b", 15, 40))
+
+
+def test_5_12_a_model_on_the_hill_sees_over_it() -> None:
+    t = terrain(piece("H1", "hill", rect(10, 20, 20, 30), height=5))
+    assert visible(t, m("a", 15, 25), m("b", 15, 40))
+
+
+def test_5_14_buildings_block_sight_and_wreckage_does_not() -> None:
+    foundry = RULES.faction.buildings["foundry"]  # 5" x 4"
+    wall = building_body("F1", foundry, 15, 25)
+    assert not visible(terrain(), m("a", 15, 10), m("b", 15, 40), [wall])
+    wreck = building_body("F1", foundry, 15, 25, wreck=True)
+    assert visible(terrain(), m("a", 15, 10), m("b", 15, 40), [wreck])
+
+
+def test_models_never_block_sight() -> None:
+    big = model_body("s", 15, 25, 1.5)
+    assert visible(terrain(), m("a", 15, 10), m("b", 15, 40), [big])
+
+
+def test_a_building_target_is_seen_past_an_obscuring_corner() -> None:
+    hq = building_body("H", RULES.faction.buildings["headquarters"], 17, 45)  # x 14..20, y 42..48
+    assert visible(terrain(RUIN), m("a", 22, 10), hq)
+
+
+def test_5_8_light_cover_inside_a_ruin() -> None:
+    assert cover(terrain(RUIN), m("a", 15, 10), m("b", 15, 22)) == Cover.LIGHT
+
+
+def test_5_8_heavy_feature_inside_a_ruin_gives_heavy() -> None:
+    ruin = piece("R1", "ruin", rect(10, 20, 20, 30), features=[(rect(12, 23, 18, 23.5), "heavy")])
+    t = terrain(ruin)
+    assert cover(t, m("a", 15, 10), m("b", 15, 24.5)) == Cover.HEAVY
+    assert cover(t, m("a", 15, 40), m("b", 15, 24.5)) == Cover.LIGHT  # the feature is behind
+
+
+def test_5_9_crater_gives_light_cover_inside() -> None:
+    t = terrain(piece("C1", "crater", rect(10, 20, 14, 24)))
+    assert cover(t, m("a", 12, 5), m("b", 12, 22)) == Cover.LIGHT
+    assert cover(t, m("a", 12, 5), m("b", 12, 26)) == Cover.NONE
+
+
+def test_5_10_barricade_gives_light_when_crossed_within_one_inch() -> None:
+    t = terrain(piece("B1", "barricade", line=((5, 20), (15, 20))))
+    assert cover(t, m("a", 10, 5), m("b", 10, 20.8)) == Cover.LIGHT
+    assert cover(t, m("a", 10, 5), m("b", 10, 22)) == Cover.NONE  # more than 1" behind it
+    assert cover(t, m("a", 10, 30), m("b", 10, 20.8)) == Cover.NONE  # the line does not cross
+
+
+def test_5_10_large_barricade_gives_heavy() -> None:
+    t = terrain(piece("B1", "barricade", line=((5, 20), (15, 20)), cover="heavy"))
+    assert cover(t, m("a", 10, 5), m("b", 10, 20.8)) == Cover.HEAVY
+
+
+def test_5_4_only_the_better_cover_applies() -> None:
+    t = terrain(piece("C1", "crater", rect(8, 20.5, 12, 24)),
+                piece("B1", "barricade", line=((5, 20), (15, 20)), cover="heavy"))
+    assert cover(t, m("a", 10, 5), m("b", 10, 21)) == Cover.HEAVY
+
+
+def test_5_12_five_inches_higher_ignores_light_but_not_heavy() -> None:
+    hill = piece("H1", "hill", rect(5, 2, 15, 8), height=5)
+    light = terrain(hill, piece("C1", "crater", rect(8, 20, 12, 24)))
+    assert cover(light, m("a", 10, 5), m("b", 10, 22)) == Cover.NONE
+    assert cover(light, m("a", 20, 5), m("b", 10, 22)) == Cover.LIGHT  # not on the hill
+    heavy = terrain(hill, piece("B1", "barricade", line=((5, 20), (15, 20)), cover="heavy"))
+    assert cover(heavy, m("a", 10, 5), m("b", 10, 20.8)) == Cover.HEAVY
+
+
+def test_5_14_a_building_gives_light_cover_to_units_behind_it() -> None:
+    relay = building_body("Y", RULES.faction.buildings["relay"], 10, 20)  # y 19..21
+    assert cover(terrain(), m("a", 10.9, 5), m("b", 10.9, 21.8), [relay]) == Cover.LIGHT
+
+
+def test_14_buildings_claim_no_cover() -> None:
+    hq = building_body("H", RULES.faction.buildings["headquarters"], 15, 25)
+    assert cover(terrain(RUIN), m("a", 15, 5), hq) == Cover.NONE
+
+
+def test_line_of_sight_on_a_full_preset_is_fast() -> None:
+    t = Terrain(RULES.presets["crossroads"], RULES)
+    pairs = [(m("a", 3 + (i * 7) % 38, 2 + (i * 5) % 20), m("b", 3 + (i * 11) % 38, 38 + (i * 3) % 20))
+             for i in range(200)]
+    start = time.perf_counter()
+    seen = sum(visible(t, a, b) for a, b in pairs)
+    elapsed = time.perf_counter() - start
+    assert 0 < seen < 200
+    assert elapsed < 2.0, f"200 sight queries took {elapsed:.2f}s"

@@ -8,8 +8,10 @@ and a few building sites. Every order in the sample is accepted by ``play``.
 Readings chosen here:
 
 - Moves in the sample go straight towards a goal (nearest depots and own site for workers,
-  nearest enemy unit and building, the battlefield's centre), as far as the allowance and
-  the terrain permit (the full step, then 2/3 and 1/3 of it), and stop short of the goal.
+  nearest enemy unit and building for others; the battlefield's centre when none of these
+  gives a move), as far as the allowance and the terrain permit (the full step, else half
+  of it), and stop short of the goal; one Dash, towards the first goal beyond the Move.
+  A piece hemmed in towards every goal gets a 2" step in the first open compass direction.
 - ``scrap`` appears once (the player's cheapest unit, else a site), ``concede`` always;
   ``harvest all`` whenever some worker of the player can harvest this activation.
 """
@@ -17,7 +19,7 @@ Readings chosen here:
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from shapely.geometry import Point
 
@@ -177,7 +179,11 @@ def _abilities(w: World, p: Model) -> list[str]:
 
 
 def _goals(w: World, p: Model, enemies: list[Model | Building]) -> Iterator[tuple[float, float, float]]:
-    """Yields (x, y, stop) goals: the nearest depot, enemy and own site, and where to stop short."""
+    """Yields (x, y, stop) goals and where to stop short of them.
+
+    Workers: the two nearest depots and the nearest own site; other units: the nearest
+    enemy unit and enemy building.
+    """
     r = w.unit_type(p).base_radius
     if w.unit_type(p).is_worker:
         depots = sorted(w.state.depots, key=lambda d: math.dist((p.x, p.y), (d.x, d.y)))
@@ -189,13 +195,13 @@ def _goals(w: World, p: Model, enemies: list[Model | Building]) -> Iterator[tupl
             b = min(sites, key=lambda b: math.dist((p.x, p.y), (b.x, b.y)))
             bt = w.faction.buildings[b.type]
             yield b.x, b.y, r + max(bt.width, bt.depth) / 2 + 0.5
+        return
     models = [e for e in enemies if isinstance(e, Model)]
     for group in (models, [e for e in enemies if isinstance(e, Building)]):
         if group:
             e = min(group, key=lambda e: math.dist((p.x, p.y), (e.x, e.y)))
             size = w.unit_type(e).base_radius if isinstance(e, Model) else 2.0
             yield e.x, e.y, r + size + 0.6
-    yield w.state.width / 2, w.state.length / 2, 1.0
 
 
 def _moves(w: World, p: Model, bodies: list[Body], enemies: list[Model | Building]) -> list[str]:
@@ -217,19 +223,24 @@ def _moves(w: World, p: Model, bodies: list[Body], enemies: list[Model | Buildin
             out.append(text)
         return True
 
-    for gx, gy, stop in _goals(w, p, enemies):
-        full = math.dist((p.x, p.y), (gx, gy))
-        dist = full - stop
-        if dist <= 0.3:
-            continue
-        for verb, reach in verbs:
-            if verb == "dash" and dist <= allowance:
+    def towards(goals: Iterable[tuple[float, float, float]]) -> None:
+        for gx, gy, stop in goals:
+            full = math.dist((p.x, p.y), (gx, gy))
+            dist = full - stop
+            if dist <= 0.3:
                 continue
-            step = min(reach, dist)
-            for frac in (1.0, 2 / 3, 1 / 3):
-                t = step * frac / full
-                if attempt(verb, reach, (round(p.x + (gx - p.x) * t, 2), round(p.y + (gy - p.y) * t, 2))):
-                    break
+            for verb, reach in verbs:
+                if verb == "dash" and (dist <= allowance or any(o.startswith("dash ") for o in out)):
+                    continue
+                step = min(reach, dist)
+                for frac in (1.0, 0.5):
+                    t = step * frac / full
+                    if attempt(verb, reach, (round(p.x + (gx - p.x) * t, 2), round(p.y + (gy - p.y) * t, 2))):
+                        break
+
+    towards(_goals(w, p, enemies))
+    if not out:
+        towards([(w.state.width / 2, w.state.length / 2, 1.0)])
     for verb, reach in verbs:  # hemmed in towards every goal: a short step in any direction
         if reach <= 0 or any(o.startswith(verb + " ") for o in out):
             continue

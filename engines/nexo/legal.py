@@ -128,8 +128,8 @@ def _scrap(w: World, seat: str) -> list[str]:
 
 def _activation(w: World, p: Model | Building, bodies: list[Body]) -> list[str]:
     out = [f"done {p.id}"]
-    enemies = [e for e in [*w.state.models.values(), *w.state.buildings.values()]
-               if e.owner != p.owner and not (isinstance(e, Building) and e.wreck)]
+    pieces: list[Model | Building] = [*w.state.models.values(), *w.state.buildings.values()]
+    enemies = [e for e in pieces if e.owner != p.owner and not (isinstance(e, Building) and e.wreck)]
     if isinstance(p, Model):
         ut = w.unit_type(p)
         if ut.is_worker:
@@ -196,8 +196,9 @@ def _goals(w: World, p: Model, enemies: list[Model | Building]) -> Iterator[tupl
             bt = w.faction.buildings[b.type]
             yield b.x, b.y, r + max(bt.width, bt.depth) / 2 + 0.5
         return
-    models = [e for e in enemies if isinstance(e, Model)]
-    for group in (models, [e for e in enemies if isinstance(e, Building)]):
+    models: list[Model | Building] = [e for e in enemies if isinstance(e, Model)]
+    buildings: list[Model | Building] = [e for e in enemies if isinstance(e, Building)]
+    for group in (models, buildings):
         if group:
             e = min(group, key=lambda e: math.dist((p.x, p.y), (e.x, e.y)))
             size = w.unit_type(e).base_radius if isinstance(e, Model) else 2.0

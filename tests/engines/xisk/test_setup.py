@@ -168,3 +168,12 @@ def test_deck_is_shuffled_when_the_cards_return_after_claiming() -> None:
     _claim_all(g)
     assert sorted(g.state.deck) == sorted(undealt + hands)
     assert g.state.deck != undealt + hands and g.state.deck != sorted(g.state.deck, key=DECK_INDEX.__getitem__)
+
+
+@pytest.mark.parametrize(("n", "neutral"), [(2, 0), (3, 0), (4, 2), (5, 2), (6, 0)])
+def test_neutral_chips_occur_with_4_or_5_players(n: int, neutral: int) -> None:
+    g = Xisk.new([f"p{i}" for i in range(n)], seed=n)
+    _claim_all(g)
+    countries = g.view(None)["countries"].values()
+    assert sum(v["owner"] == "neutral" for v in countries) == neutral
+    assert all(v["chips"] == 1 for v in countries)

@@ -244,13 +244,13 @@ def test_no_card_is_drawn_when_the_game_ends() -> None:
     assert g.view(None)["cards_held"]["ann"] == 0 and g.view(None)["deck_size"] == 52
 
 
-def test_conquest_always_leaves_a_chip_on_the_attacking_country() -> None:
-    for att in (2, 3, 4):
-        g, events = until_conquest(lambda s, a=att: _duel(s, att=a, dfn=1), "ann", "attack alaska kamchatka")
-        dice = len(events[0]["attacker_dice"])
-        assert dice == min(3, att - 1)
-        assert g.view(None)["countries"]["alaska"]["chips"] >= 1
-        assert g.view(None)["countries"]["kamchatka"]["chips"] == dice
+@pytest.mark.parametrize("att", [2, 3, 4])
+def test_conquest_always_leaves_a_chip_on_the_attacking_country(att: int) -> None:
+    g, events = until_conquest(lambda s: _duel(s, att=att, dfn=1), "ann", "attack alaska kamchatka")
+    dice = len(events[0]["attacker_dice"])
+    assert dice == min(3, att - 1)
+    assert g.view(None)["countries"]["alaska"]["chips"] >= 1
+    assert g.view(None)["countries"]["kamchatka"]["chips"] == dice
 
 
 def test_the_attack_phase_allows_any_number_of_attacks() -> None:

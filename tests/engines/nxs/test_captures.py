@@ -6,6 +6,7 @@ import pytest
 
 from engines import IllegalMove
 from engines.nxs import piece_moves
+from engines.nxs.board import CELLS
 from tests.engines.nxs.scenario import ANN, facing, scenario
 
 # A Brigantine on d4 facing N has bold corners 1/2 (NE-SE: due east, f3) and 4/5 (SW-NW: due
@@ -93,3 +94,25 @@ def test_a_move_cannot_land_on_an_enemy_and_a_capture_is_not_a_slide() -> None:
 def test_bold_corners_turn_with_the_facing() -> None:
     g = scenario("w brigantine d4 NE", "b frigate e2 SW", "b frigate c5 SW", "b frigate f3 SW", FAR)
     assert piece_moves(g, "d4")["captures"] == ["c5", "e2"]  # now SE-S and NW-N
+
+
+# House rules: a corner is the sum of two neighbouring side directions (sides a and a+1);
+# each ship's bold corners from the roster table, written as the first side of the pair.
+SIDE_STEPS = [(0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0)]
+DIRS = ["N", "NE", "SE", "S", "SW", "NW"]
+HOUSE_CORNERS = {"merchant": (), "brigantine": (1, 4), "frigate": (5, 0, 1, 4), "sloop": (1, 4),
+                 "cutter": (5, 0)}
+
+
+@pytest.mark.parametrize("ship", sorted(HOUSE_CORNERS))
+@pytest.mark.parametrize("face", range(6))
+def test_each_ship_captures_only_through_its_bold_corners(ship: str, face: int) -> None:
+    names = {h: n for n, h in CELLS.items()}
+
+    def corner(c: int) -> str:
+        (aq, ar), (bq, br) = SIDE_STEPS[(face + c) % 6], SIDE_STEPS[(face + c + 1) % 6]
+        return names[(aq + bq, ar + br)]
+
+    targets = [f"b frigate {corner(c)} N" for c in range(6)]
+    g = scenario(f"w {ship} d4 {DIRS[face]}", *targets, FAR, target=37)  # no close call here
+    assert set(piece_moves(g, "d4")["captures"]) == {corner(c) for c in HOUSE_CORNERS[ship]}

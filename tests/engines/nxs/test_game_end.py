@@ -7,6 +7,7 @@ import pytest
 from engines import GameError, GameOver, IllegalMove
 from engines.nxs import Nxs, piece_moves
 from engines.nxs.board import CELLS, cell_name
+from engines.nxs.position import position_key
 from engines.nxs.rules import slides
 from tests.engines.nxs.scenario import ANN, BOB, scenario
 
@@ -201,3 +202,15 @@ def test_a_capture_clears_the_repetition_record() -> None:
     g.play(ANN, "capture d4 f3")
     g.play(ANN, "rotate f3 left")
     assert len(g.dump_state()["seen"]) == 1
+
+
+def test_stalemate_guard_same_position_means_same_facings_and_side_to_move() -> None:
+    g = scenario(*PIECES, repetitions=2)
+    _shuffle(g, out=True)  # the Merchants turn right ...
+    g.play(ANN, "move d5 d4")
+    g.play(ANN, "rotate a1 right")  # ... and right again: the same cells, other facings
+    g.play(BOB, "move k5 k4")
+    g.play(BOB, "rotate n1 right")
+    assert not g.is_over
+    start = scenario(*PIECES)
+    assert position_key(start.pos, 0) != position_key(start.pos, 1)

@@ -6,6 +6,7 @@ import pytest
 
 from engines import IllegalMove
 from engines.nxs import piece_moves
+from engines.nxs.board import CELLS
 from tests.engines.nxs.scenario import ANN, facing, scenario
 
 
@@ -56,3 +57,32 @@ def test_cannot_move_an_enemy_ship_or_from_an_empty_hex() -> None:
         g.play(ANN, "move k4 j4")
     with pytest.raises(IllegalMove, match="no ship on d5"):
         g.play(ANN, "move d5 d6")
+
+
+# House rules, Roster: each ship's arrows (relative sides) and range; Geometry: the side
+# directions clockwise from N, and the two boards. Computed here without the engine's tables.
+DIRS = ["N", "NE", "SE", "S", "SW", "NW"]
+SIDE_STEPS = [(0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0)]
+HOUSE_ARROWS = {"merchant": ((0, 1, 5), 3), "brigantine": ((0, 1, 3, 5), 2),
+                "frigate": ((0, 1, 2, 4, 5), 1), "sloop": ((0, 3), 4), "cutter": ((0,), 5)}
+
+
+def _on_boards(q: int, r: int) -> bool:
+    """Tells whether (q, r) is on board A (centre 0,0) or board B (centre 7,-3)."""
+    return any(max(abs(q - cq), abs(r - cr), abs(q - cq + r - cr)) <= 3 for cq, cr in ((0, 0), (7, -3)))
+
+
+@pytest.mark.parametrize("ship", sorted(HOUSE_ARROWS))
+@pytest.mark.parametrize("face", range(6))
+def test_each_ship_moves_along_its_arrows_as_far_as_its_dots(ship: str, face: int) -> None:
+    arrows, reach = HOUSE_ARROWS[ship]
+    names = {h: n for n, h in CELLS.items()}
+    expected = set()
+    for side in arrows:
+        dq, dr = SIDE_STEPS[(face + side) % 6]
+        for k in range(1, reach + 1):
+            if not _on_boards(k * dq, k * dr):
+                break
+            expected.add(names[(k * dq, k * dr)])
+    g = scenario(f"w {ship} d4 {DIRS[face]}", "b merchant n1 SW")
+    assert set(piece_moves(g, "d4")["moves"]) == expected

@@ -97,3 +97,26 @@ def test_eliminated_players_are_skipped() -> None:
     g.state.phase = Phase.ADJUST
     g.play("ann", "end")
     assert g.view(None)["turn"] == "cy"
+
+
+def test_play_proceeds_to_the_next_player_in_turn_order() -> None:
+    g = position(("ann", "bob", "cy"), owners={"alaska": "ann", "peru": "bob"}, rest="cy",
+                 phase=Phase.ADJUST, turn="cy")
+    g.state.order = ["cy", "ann", "bob"]
+    g.state.turn_index = 0
+    g.play("cy", "end")
+    assert g.view(None)["turn"] == "ann"
+    g.state.phase = Phase.ADJUST
+    g.play("ann", "end")
+    assert g.view(None)["turn"] == "bob"
+    g.state.phase = Phase.ADJUST
+    g.play("bob", "end")
+    assert g.view(None)["turn"] == "cy"
+
+
+def test_the_card_is_drawn_after_the_adjust_transfer() -> None:
+    g = _adjusting()
+    g.state.conquered = True
+    events = g.play("ann", "adjust alaska alberta 1")
+    kinds = [e["kind"] for e in events]
+    assert kinds.index("adjust") < kinds.index("draw") < kinds.index("turn")

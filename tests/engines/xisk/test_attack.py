@@ -234,3 +234,39 @@ def test_attack_phase_ends_by_itself_when_the_last_attacker_drops_to_one() -> No
             assert g.view(None)["phase"] != "attack"
             return
     raise AssertionError("the attacker never lost")
+
+
+def test_no_card_is_drawn_when_the_game_ends() -> None:
+    g, events = until_conquest(lambda s: position(rest="ann", owners={"kamchatka": "bob"},
+                                                  chips={"alaska": 6}, seed=s),
+                               "ann", "attack alaska kamchatka")
+    assert not any(e["kind"] in ("draw", "card") for e in events)
+    assert g.view(None)["cards_held"]["ann"] == 0 and g.view(None)["deck_size"] == 52
+
+
+@pytest.mark.parametrize("att", [2, 3, 4])
+def test_conquest_always_leaves_a_chip_on_the_attacking_country(att: int) -> None:
+    g, events = until_conquest(lambda s: _duel(s, att=att, dfn=1), "ann", "attack alaska kamchatka")
+    dice = len(events[0]["attacker_dice"])
+    assert dice == min(3, att - 1)
+    assert g.view(None)["countries"]["alaska"]["chips"] >= 1
+    assert g.view(None)["countries"]["kamchatka"]["chips"] == dice
+
+
+def test_the_attack_phase_allows_any_number_of_attacks() -> None:
+    g = _duel(att=20, dfn=9)
+    for _ in range(3):
+        assert g.play("ann", "attack alaska kamchatka")[0]["kind"] == "battle"
+    assert g.view(None)["phase"] == "attack" and g.view(None)["turn"] == "ann"
+
+
+def test_the_second_pair_is_compared_only_when_both_roll_two_dice() -> None:
+    g = _duel(att=6, dfn=1)
+    battle = g.play("ann", "attack alaska kamchatka")[0]
+    assert battle["attacker_losses"] + battle["defender_losses"] == 1
+    g = _duel(att=2, dfn=5)
+    battle = g.play("ann", "attack alaska kamchatka")[0]
+    assert battle["attacker_losses"] + battle["defender_losses"] == 1
+    g = _duel(att=6, dfn=5)
+    battle = g.play("ann", "attack alaska kamchatka")[0]
+    assert battle["attacker_losses"] + battle["defender_losses"] == 2

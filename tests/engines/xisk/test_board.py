@@ -88,3 +88,79 @@ def test_unreadable_map_file_names_file(tmp_path: Path) -> None:
         read_board(path)
     with pytest.raises(MapError, match=r"missing\.json"):
         read_board(tmp_path / "missing.json")
+
+
+HOUSE_CONTINENTS = {
+    "north-america": "alaska northwest-territory greenland alberta ontario quebec "
+                     "western-united-states eastern-united-states central-america",
+    "south-america": "venezuela brazil peru argentina",
+    "europe": "iceland great-britain scandinavia northern-europe western-europe southern-europe ukraine",
+    "africa": "north-africa egypt east-africa congo south-africa madagascar",
+    "asia": "middle-east afghanistan india siam china mongolia japan kamchatka irkutsk yakutsk "
+            "siberia ural",
+    "australia": "indonesia new-guinea western-australia eastern-australia",
+}
+"""The felt, house table: the country ids of each continent."""
+
+HOUSE_EDGES = """
+alaska: alberta, kamchatka, northwest-territory
+northwest-territory: alberta, greenland, ontario
+greenland: iceland, ontario, quebec
+alberta: ontario, western-united-states
+ontario: eastern-united-states, quebec, western-united-states
+quebec: eastern-united-states
+western-united-states: central-america, eastern-united-states
+eastern-united-states: central-america
+central-america: venezuela
+venezuela: brazil, peru
+brazil: argentina, north-africa, peru
+peru: argentina
+iceland: great-britain, scandinavia
+great-britain: northern-europe, scandinavia, western-europe
+scandinavia: northern-europe, ukraine
+northern-europe: southern-europe, ukraine, western-europe
+western-europe: north-africa, southern-europe
+southern-europe: egypt, middle-east, north-africa, ukraine
+ukraine: afghanistan, middle-east, ural
+north-africa: congo, east-africa, egypt
+egypt: east-africa, middle-east
+east-africa: congo, madagascar, middle-east, south-africa
+congo: south-africa
+south-africa: madagascar
+middle-east: afghanistan, india
+afghanistan: china, india, ural
+india: china, siam
+siam: china, indonesia
+china: mongolia, siberia, ural
+mongolia: irkutsk, japan, kamchatka, siberia
+japan: kamchatka
+kamchatka: irkutsk, yakutsk
+irkutsk: siberia, yakutsk
+yakutsk: siberia
+siberia: ural
+indonesia: new-guinea, western-australia
+new-guinea: eastern-australia, western-australia
+western-australia: eastern-australia
+"""
+"""The felt, house adjacency list: each line on the felt, listed once."""
+
+
+def test_continent_countries_are_the_house_table_ids() -> None:
+    for cid, ids in HOUSE_CONTINENTS.items():
+        assert list(BOARD.continents[cid].countries) == ids.split(), cid
+    assert all(c == c.lower() and " " not in c for c in BOARD.countries)
+
+
+def test_adjacent_countries_are_the_lines_of_the_house_edge_list() -> None:
+    house = {frozenset((a, b.strip())) for line in HOUSE_EDGES.strip().splitlines()
+             for a, rest in [line.split(": ")] for b in rest.split(",")}
+    assert {frozenset(e) for e in BOARD.edges} == house
+    for a, b in map(tuple, house):
+        assert BOARD.adjacent(a, b)
+    assert not BOARD.adjacent("alaska", "greenland") and not BOARD.adjacent("brazil", "egypt")
+
+
+def test_grey_lines_join_differing_continents_and_coloured_lines_one_continent() -> None:
+    home = {c: cid for cid, ids in HOUSE_CONTINENTS.items() for c in ids.split()}
+    crossing = {frozenset(e) for e in BOARD.edges if home[e[0]] != home[e[1]]}
+    assert {frozenset(e) for e in BOARD.intercontinental} == crossing and len(crossing) == 14

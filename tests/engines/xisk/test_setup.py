@@ -136,3 +136,44 @@ def test_the_deal_tells_each_hand_privately() -> None:
     assert public and all("cards" not in e for e in public)
     private = {e["to"]: e["cards"] for e in events if not is_public(e)}
     assert private == {p: g.view(p)["hand"] for p in g.players}
+
+
+def test_consecutive_cards_of_one_player_give_consecutive_claims() -> None:
+    g = Xisk.new(["ann", "bob"], seed=1)
+    queue = [p for _, p in g.state.claim_queue]
+    i = next(i for i in range(len(queue) - 1) if queue[i] == queue[i + 1])
+    for _ in range(i):
+        g.play(g.to_act()[0], g.legal_moves(g.to_act()[0])[0])
+    player = g.to_act()[0]
+    g.play(player, g.legal_moves(player)[0])
+    assert g.to_act() == [player]
+
+
+def test_the_ace_of_spades_claims_first_and_any_country_may_be_claimed() -> None:
+    for seed in range(1, 40):
+        g = Xisk.new(["ann", "bob"], seed=seed)
+        holder = next((p for p in g.players if "AS" in g.view(p)["hand"]), None)
+        if holder is not None:
+            break
+    assert holder is not None
+    assert g.to_act() == [holder] and len(g.legal_moves(holder)) == 42
+    events = g.play(holder, "claim madagascar")
+    assert events[0]["card"] == "AS" and "AS" in events[0]["text"] and is_public(events[0])
+
+
+def test_deck_is_shuffled_when_the_cards_return_after_claiming() -> None:
+    g = Xisk.new(["a", "b", "c"], seed=7)
+    undealt = list(g.state.deck)
+    hands = sorted((c for p in g.players for c in g.view(p)["hand"]), key=DECK_INDEX.__getitem__)
+    _claim_all(g)
+    assert sorted(g.state.deck) == sorted(undealt + hands)
+    assert g.state.deck != undealt + hands and g.state.deck != sorted(g.state.deck, key=DECK_INDEX.__getitem__)
+
+
+@pytest.mark.parametrize(("n", "neutral"), [(2, 0), (3, 0), (4, 2), (5, 2), (6, 0)])
+def test_neutral_chips_occur_with_4_or_5_players(n: int, neutral: int) -> None:
+    g = Xisk.new([f"p{i}" for i in range(n)], seed=n)
+    _claim_all(g)
+    countries = g.view(None)["countries"].values()
+    assert sum(v["owner"] == "neutral" for v in countries) == neutral
+    assert all(v["chips"] == 1 for v in countries)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engines import IllegalMove
+from engines.core import is_public
 from engines.xisk import Xisk
 from engines.xisk.rules import turn_supply
 from engines.xisk.state import Phase
@@ -143,3 +144,25 @@ def test_redeeming_cards_not_held_or_not_a_set_is_illegal() -> None:
         g.play("ann", "redeem AS KS JS")
     with pytest.raises(IllegalMove, match="suit"):
         g.play("ann", "redeem AS KS QH")
+
+
+def test_redeemed_set_is_shown_publicly_and_the_deck_reshuffled() -> None:
+    g = position(owners=_owning(["alaska"]), phase=Phase.SUPPLY, supply_left=3,
+                 hands={"ann": ["AS", "KS", "QS"]})
+    before = list(g.state.deck)
+    events = g.play("ann", "redeem AS KS QS")
+    assert is_public(events[0]) and events[0]["cards"] == ["AS", "KS", "QS"]
+    assert "AS KS QS" in events[0]["text"]
+    assert g.state.deck != [*before, "AS", "KS", "QS"] and sorted(g.state.deck) == sorted([*before, "AS", "KS", "QS"])
+
+
+def test_placed_chips_cannot_be_retracted() -> None:
+    g = position(owners=_owning(["alaska", "peru"]), phase=Phase.SUPPLY, supply_left=3)
+    g.play("ann", "place alaska 2")
+    assert g.view(None)["countries"]["alaska"]["chips"] == 3
+    assert all(m.startswith("place") and int(m.split()[2]) >= 1 for m in g.legal_moves("ann"))
+    with pytest.raises(IllegalMove):
+        g.play("ann", "place alaska -1")
+    g.play("ann", "place peru 1")
+    assert g.view(None)["countries"]["alaska"]["chips"] == 3
+

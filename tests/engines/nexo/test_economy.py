@@ -135,7 +135,7 @@ def test_7_5_own_pieces_cannot_be_attacked_outside_blackout() -> None:
 
 def test_7_6_and_14_3_a_headquarters_below_half_hp_cannot_produce_units() -> None:
     g = scenario_game([], [unit("b5", "trooper", 20, 50)], phase="production", b1=[{**HQ1, "hp": 19}, GEN])
-    with pytest.raises(IllegalMove):
+    with pytest.raises(IllegalMove, match="not functional"):
         g.play("ann", "produce A1 drudge")
     assert not any(m.startswith("produce") for m in g.legal_moves("ann"))
     g2 = scenario_game([], [unit("b5", "trooper", 20, 50)], phase="production", b1=[{**HQ1, "hp": 20}, GEN])
@@ -145,7 +145,7 @@ def test_7_6_and_14_3_a_headquarters_below_half_hp_cannot_produce_units() -> Non
 def test_14_3_a_production_building_below_half_hp_cannot_produce_units() -> None:
     g = scenario_game([], [unit("b5", "trooper", 20, 50)], phase="production",
                       b1=[HQ1, GEN, {**FOUNDRY, "hp": 19}])
-    with pytest.raises(IllegalMove):
+    with pytest.raises(IllegalMove, match="not functional"):
         g.play("ann", "produce A2 trooper")
 
 

@@ -256,3 +256,19 @@ def test_12_buildings_do_not_suffer_wia_and_10_7_a_destroyed_one_stays_as_wrecka
     events = resolve(w, FixedRng([6, 6, 1, 1]), a5, b2, las, "shoot")
     assert [e["kind"] for e in events] == ["shoot", "wreck"]
     assert "B2" in g.state.buildings and g.state.buildings["B2"].wreck and b2.hp == 0
+
+
+def test_5_10_units_on_opposite_sides_of_a_barricade_fight_at_2_inches() -> None:
+    wall = {"id": "T1", "type": "barricade", "line": [[15, 20], [25, 20]]}
+    g = action([unit("a5", "trooper", 20, 18.6)], [unit("b5", "trooper", 20, 21.6)], terrain=[wall])
+    g.play("ann", "fight a5 b5 knife")  # 2" apart edge to edge, both within 1" of the barricade
+    g2 = action([unit("a5", "trooper", 20, 18.6)], [unit("b5", "trooper", 20, 21.6)])
+    with pytest.raises(IllegalMove, match="not within 1\""):
+        g2.play("ann", "fight a5 b5 knife")  # no barricade: 1" is the reach
+
+
+def test_12_becomes_wia_at_half_or_more_of_starting_hp_lost_on_odd_hp() -> None:
+    from engines.nexo.combat import becomes_wia
+
+    assert not becomes_wia(5, 9, ever_wia=False)  # Gunner lost 4 of 9: less than half
+    assert becomes_wia(4, 9, ever_wia=False)  # lost 5 of 9

@@ -205,3 +205,12 @@ def test_13_3_a_produced_unit_is_not_placed_inside_enemy_engagement_range() -> N
     with pytest.raises(IllegalMove, match="engagement"):
         g.play("ann", "produce A2 trooper 10,9.4")
     g.play("ann", "produce A2 trooper 14,9.4")
+
+
+def test_5_15_and_14_2_no_site_overlapping_a_model_or_building_or_off_the_battlefield() -> None:
+    g = scenario_game([unit("a1", "drudge", 22, 16)], [unit("b5", "trooper", 20, 50)], phase="production",
+                      b1=[HQ1, FOUNDRY, GEN])
+    for pos, why in (("22,16.5", "overlap a1"), ("13,8.5", "overlap A2"), ("22,0.5", "leave the battlefield")):
+        with pytest.raises(IllegalMove, match=why):
+            g.play("ann", f"construct relay {pos}")
+    assert g.state.sides["p1"].carbonite == 200

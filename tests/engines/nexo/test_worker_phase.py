@@ -170,3 +170,18 @@ def test_8_worker_phase_activates_only_workers_and_action_phase_only_the_others(
     with pytest.raises(IllegalMove):
         g.play("ann", "move a5 20,22")
     assert [p.id for p in g.world().eligible("p1", "action")] == ["a5"]
+
+
+def test_8_2_the_two_worker_limit_is_per_worker_phase() -> None:
+    ws = [unit("a1", "drudge", 10, 16), unit("a2", "drudge", 12, 17)]
+    g = scenario_game(ws, [unit("b1", "drudge", 34, 55)])
+    g.play("ann", "harvest a1 K1")
+    g.play("bob", "done b1")
+    g.play("ann", "harvest a2 K1")  # the Worker Phase is over; the Action Phase is empty
+    assert g.state.phase.value == "production" and g.state.sides["p1"].carbonite == 300
+    g.play(g.to_act()[0], "end")
+    g.play(g.to_act()[0], "end")
+    g.play(g.to_act()[0], "first me")
+    assert g.state.phase.value == "worker" and g.state.harvests == {}
+    g.play("ann", "harvest a1 K1")  # a new Worker Phase: the depot takes two again
+    assert g.state.sides["p1"].carbonite == 350

@@ -167,3 +167,11 @@ def test_14_3_a_generator_below_half_hp_produces_no_energy() -> None:
 def test_13_2_a_generator_under_construction_produces_no_energy() -> None:
     g = scenario_game([], [unit("b5", "trooper", 20, 50)], phase="production", b1=[HQ1, {**GEN, "bp": 5}])
     assert _energy(g) == (50, 0)
+
+
+def test_7_5_cancelling_a_site_that_demands_energy_ends_blackout() -> None:
+    g = scenario_game([], [unit("b5", "trooper", 20, 50)], phase="production",
+                      b1=[HQ1, FOUNDRY, {**TURRET, "bp": 0}, {**RELAY, "bp": 0}])
+    assert _energy(g) == (50, 60) and g.view(None)["players"]["ann"]["blackout"]
+    events = g.play("ann", "scrap A7")  # the Relay site is cancelled: 50 of 50
+    assert "A7" not in g.state.buildings and "blackout_end" in [e["kind"] for e in events]

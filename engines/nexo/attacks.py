@@ -83,6 +83,8 @@ def attack_problem(w: World, attacker: Piece, target: Piece, wp: Weapon,
 
     ``bodies`` may pass :meth:`World.bodies` when the caller already has them.
     """
+    if target is attacker:
+        return f"{attacker.id} cannot attack itself"
     if target.owner == attacker.owner and not (
             w.blackout(attacker.owner) and economy.demand_of(target, w.faction) > 0):
         return f"{target.id} is on your side (only a piece demanding Energy, and only in Blackout)"

@@ -121,8 +121,26 @@ def test_7_5_in_blackout_a_player_may_attack_own_pieces_that_demand_energy() -> 
     assert _energy(g) == (0, 10) and g.view(None)["players"]["ann"]["blackout"]
     with pytest.raises(IllegalMove, match="on your side"):
         g.play("ann", "fight a5 a6 knife")  # a Trooper demands no Energy
+    assert "fight a5 a7 knife" in g.legal_moves("ann") and "fight a5 a6 knife" not in g.legal_moves("ann")
     events = g.play("ann", "fight a5 a7 knife")
     assert events[1]["kind"] == "fight" and events[1]["target"] == "a7"
+
+
+def test_7_5_in_blackout_own_buildings_that_demand_energy_may_be_shot() -> None:
+    g = scenario_game([unit("a5", "trooper", 22, 12)], [unit("b5", "trooper", 20, 50)], phase="action",
+                      b1=[{**HQ1, "hp": 10}, {**TURRET, "x": 22, "y": 24}, {**GEN, "hp": 5}])
+    assert g.view(None)["players"]["ann"]["blackout"]
+    with pytest.raises(IllegalMove, match="on your side"):
+        g.play("ann", "shoot a5 A3 rifle")  # a Generator demands no Energy
+    events = g.play("ann", "shoot a5 A6 rifle")
+    assert events[1]["kind"] == "shoot" and events[1]["target"] == "A6"
+
+
+def test_7_5_a_unit_in_blackout_cannot_attack_itself() -> None:
+    g = scenario_game([unit("a8", "strider", 20, 20)], [unit("b5", "trooper", 20, 50)], phase="action",
+                      b1=[{**HQ1, "hp": 10}])
+    with pytest.raises(IllegalMove, match="cannot attack itself"):
+        g.play("ann", "fight a8 a8 stomp")
 
 
 def test_7_5_own_pieces_cannot_be_attacked_outside_blackout() -> None:

@@ -6,8 +6,8 @@ through :mod:`engines.nexo.combat` and applies damage, destruction and WIA, and
 
 Readings chosen here:
 
-- A player may attack only enemy pieces; recovering from Blackout by destroying one's own
-  pieces (core §7.5) is done with ``scrap``.
+- A player may attack enemy pieces, and in Blackout also their own pieces that demand
+  Energy (core §7.5: destroying them reduces Energy Demand); ``scrap`` remains too.
 - Standing buildings, finished or under construction, can be attacked; wreckage cannot.
 - A unit's Aim is its datasheet Aim plus the weapon's, plus WIA effects; a Turret's is its
   weapon's. Overwatch takes the first ranged weapon that can reach the mover.
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from engines.core.events import Event, event
 from engines.core.rng import Rng
+from engines.nexo import economy
 from engines.nexo.combat import (
     OVERWATCH_AIM,
     Defender,
@@ -82,8 +83,11 @@ def attack_problem(w: World, attacker: Piece, target: Piece, wp: Weapon,
 
     ``bodies`` may pass :meth:`World.bodies` when the caller already has them.
     """
-    if target.owner == attacker.owner:
-        return f"{target.id} is on your side"
+    if target is attacker:
+        return f"{attacker.id} cannot attack itself"
+    if target.owner == attacker.owner and not (
+            w.blackout(attacker.owner) and economy.demand_of(target, w.faction) > 0):
+        return f"{target.id} is on your side (only a piece demanding Energy, and only in Blackout)"
     if isinstance(target, Building) and target.wreck:
         return f"{target.id} is already wreckage"
     if wp.powered and w.blackout(attacker.owner):

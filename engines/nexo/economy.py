@@ -14,7 +14,7 @@ Readings chosen here:
 from __future__ import annotations
 
 from engines.nexo.datatypes import Faction
-from engines.nexo.state import Building, State
+from engines.nexo.state import Building, Model, State
 
 
 def intact(b: Building, faction: Faction) -> bool:
@@ -28,21 +28,21 @@ def energy_production(state: State, seat: str, faction: Faction) -> int:
                for b in state.buildings.values() if b.owner == seat and intact(b, faction))
 
 
+def demand_of(piece: Building | Model, faction: Faction) -> int:
+    """Returns the Energy one building or model demands now (core §7.3)."""
+    if isinstance(piece, Model):
+        utype = faction.units[piece.type]
+        return utype.energy if utype.powered else 0
+    btype = faction.buildings[piece.type]
+    if piece.wreck or (not piece.complete and btype.energy_production > 0):
+        return 0  # a Generator under construction demands nothing (ruling 2)
+    return btype.energy
+
+
 def energy_demand(state: State, seat: str, faction: Faction) -> int:
     """Returns the Energy a player's buildings and powered units demand now (core §7.3)."""
-    total = 0
-    for b in state.buildings.values():
-        if b.owner != seat or b.wreck:
-            continue
-        btype = faction.buildings[b.type]
-        if not b.complete and btype.energy_production > 0:
-            continue  # a Generator under construction demands nothing (ruling 2)
-        total += btype.energy
-    for m in state.models.values():
-        utype = faction.units[m.type]
-        if m.owner == seat and utype.powered:
-            total += utype.energy
-    return total
+    pieces: list[Building | Model] = [*state.buildings.values(), *state.models.values()]
+    return sum(demand_of(p, faction) for p in pieces if p.owner == seat)
 
 
 def blackout(state: State, seat: str, faction: Faction) -> bool:

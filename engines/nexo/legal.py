@@ -142,12 +142,16 @@ def _activation(w: World, p: Model | Building, bodies: list[Body]) -> list[str]:
             out += _moves(w, p, bodies, enemies)
     if p.attacked:
         return out
+    targets = enemies
+    if w.blackout(p.owner):  # core §7.5: own pieces demanding Energy may be attacked too
+        targets = [*enemies, *(o for o in pieces if o.owner == p.owner and o is not p
+                               and economy.demand_of(o, w.faction) > 0)]
     dashed = isinstance(p, Model) and p.dashed
     for wp in weapons_of(w, p):
         if not wp.melee and dashed:
             continue
         verb = "fight" if wp.melee else "shoot"
-        for e in enemies:
+        for e in targets:
             if attack_problem(w, p, e, wp, bodies) is None:
                 out.append(f"{verb} {p.id} {e.id} {wp.name}")
     if not dashed and any(not wp.melee for wp in weapons_of(w, p)):

@@ -186,3 +186,89 @@ def test_7_6_a_functional_turret_activates_and_shoots_once() -> None:
     g.play("bob", "done b5")
     with pytest.raises(IllegalMove, match="A3 has already activated"):
         g.play("ann", "shoot A3 b6")
+
+
+def test_10_1_shoot_uses_a_ranged_weapon_and_10_2_fight_a_melee_one() -> None:
+    g = action([unit("a5", "trooper", 20, 20)], [unit("b5", "trooper", 20, 21.2)])
+    with pytest.raises(IllegalMove, match="no ranged weapon called 'knife'"):
+        g.play("ann", "shoot a5 b5 knife")
+    with pytest.raises(IllegalMove, match="no melee weapon called 'rifle'"):
+        g.play("ann", "fight a5 b5 rifle")
+    assert g.state.active is None and g.state.models["b5"].hp == 8
+
+
+def test_10_3_ranged_attacks_add_aim_and_fight_attacks_add_fight() -> None:
+    g = action([unit("a5", "breacher", 20, 20)], [unit("b5", "trooper", 20, 30)])
+    w, a5 = g.world(), g.state.models["a5"]  # Breacher: Aim +0, Fight +2
+    gun, maul = pick_weapon(w, a5, "shoot", None), pick_weapon(w, a5, "fight", None)
+    assert gun is not None and maul is not None
+    assert (profile(w, a5, gun).modifier, profile(w, a5, maul).modifier) == (0, 2)
+
+
+def test_7_4_a_defensive_building_cannot_attack_in_blackout() -> None:
+    tur = {"id": "A3", "type": "turret", "x": 22, "y": 20}
+    g = action([unit("a5", "trooper", 10, 10)], [unit("b5", "trooper", 22, 40)],
+               b1=[{"id": "A1", "type": "headquarters", "x": 22, "y": 5, "hp": 10}, tur])
+    assert g.view(None)["players"]["ann"]["blackout"]
+    assert [p.id for p in g.world().eligible("p1", "action")] == ["a5"]
+    with pytest.raises(IllegalMove, match="cannot activate"):
+        g.play("ann", "shoot A3 b5")
+
+
+def test_13_2_a_turret_under_construction_does_not_activate() -> None:
+    site = {"id": "A3", "type": "turret", "x": 22, "y": 20, "bp": 5}
+    g = action([unit("a5", "trooper", 10, 10)], [unit("b5", "trooper", 22, 40)],
+               b1=[{"id": "A1", "type": "headquarters", "x": 22, "y": 5}, site])
+    assert [p.id for p in g.world().eligible("p1", "action")] == ["a5"]
+    with pytest.raises(IllegalMove, match="cannot activate"):
+        g.play("ann", "shoot A3 b5")
+
+
+def test_11_overwatch_needs_the_mover_within_weapon_range() -> None:
+    g = action([unit("a5", "trooper", 22, 20)], [unit("b5", "trooper", 22, 51, overwatch=True)])
+    events = g.play("ann", "move a5 22,25")  # in plain view, 26" from the Rifle's 24"
+    assert "overwatch" not in [e["kind"] for e in events] and g.state.models["b5"].overwatch
+
+
+def test_11_overwatch_uses_the_attack_action_and_lasts_until_the_next_activation() -> None:
+    g = action([unit("a5", "trooper", 22, 20)], [unit("b5", "trooper", 22, 40), unit("b6", "trooper", 10, 50)])
+    events = g.play("ann", "overwatch a5")
+    assert g.state.models["a5"].overwatch and g.state.active == "a5"
+    assert not any(m.startswith(("shoot a5", "fight a5", "overwatch a5")) for m in g.legal_moves("ann"))
+    g.play("ann", "done a5")
+    assert g.state.models["a5"].overwatch  # still waiting through the opponent's turn
+    assert events
+
+
+def test_12_buildings_do_not_suffer_wia_and_10_7_a_destroyed_one_stays_as_wreckage() -> None:
+    from engines.nexo.attacks import resolve
+    from tests.engines.nexo.test_combat import FixedRng
+
+    relay = {"id": "B2", "type": "relay", "x": 22, "y": 40}
+    g = action([unit("a5", "strider", 22, 20)], [unit("b5", "trooper", 10, 50)],
+               b2=[{"id": "B1", "type": "headquarters", "x": 22, "y": 55}, relay])
+    w = g.world()
+    a5, b2 = g.state.models["a5"], g.state.buildings["B2"]
+    las = pick_weapon(w, a5, "shoot", "lascannon")
+    assert las is not None
+    events = resolve(w, FixedRng([6, 1, 1]), a5, b2, las, "shoot")  # one critical hit, save fails
+    assert b2.hp == 7 and [e["kind"] for e in events] == ["shoot"]  # below half, no WIA
+    events = resolve(w, FixedRng([6, 6, 1, 1]), a5, b2, las, "shoot")
+    assert [e["kind"] for e in events] == ["shoot", "wreck"]
+    assert "B2" in g.state.buildings and g.state.buildings["B2"].wreck and b2.hp == 0
+
+
+def test_5_10_units_on_opposite_sides_of_a_barricade_fight_at_2_inches() -> None:
+    wall = {"id": "T1", "type": "barricade", "line": [[15, 20], [25, 20]]}
+    g = action([unit("a5", "trooper", 20, 18.6)], [unit("b5", "trooper", 20, 21.6)], terrain=[wall])
+    g.play("ann", "fight a5 b5 knife")  # 2" apart edge to edge, both within 1" of the barricade
+    g2 = action([unit("a5", "trooper", 20, 18.6)], [unit("b5", "trooper", 20, 21.6)])
+    with pytest.raises(IllegalMove, match="not within 1\""):
+        g2.play("ann", "fight a5 b5 knife")  # no barricade: 1" is the reach
+
+
+def test_12_becomes_wia_at_half_or_more_of_starting_hp_lost_on_odd_hp() -> None:
+    from engines.nexo.combat import becomes_wia
+
+    assert not becomes_wia(5, 9, ever_wia=False)  # Gunner lost 4 of 9: less than half
+    assert becomes_wia(4, 9, ever_wia=False)  # lost 5 of 9

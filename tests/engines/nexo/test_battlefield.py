@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import pytest
 from shapely.geometry import Point, box
 
@@ -45,3 +48,21 @@ def test_generated_field_is_its_own_half_turn() -> None:
     for a, b in zip(shapes[:half], shapes[half:], strict=True):
         assert abs(a.area - b.area) < 1e-6
         assert abs(a.centroid.x + b.centroid.x - 44) < 1e-6
+
+
+def _depot_roles(depots: Sequence[Any]) -> list[str]:
+    """Sorts depots into the core §4.4 roles: near a zone, a midfield flank or the centre."""
+    roles = []
+    for d in depots:
+        if d.y < 21 or d.y > 39:
+            roles.append("zone p1" if d.y < 30 else "zone p2")
+        else:
+            roles.append("flank" if d.x <= 12 or d.x >= 32 else "centre")
+    return sorted(roles)
+
+
+@pytest.mark.parametrize("seed", [*range(5), "crossroads", "dust_belt"])
+def test_4_4_one_depot_near_each_zone_two_on_the_flanks_two_in_the_centre(seed: int | str) -> None:
+    rules = default_ruleset()
+    field = rules.presets[seed] if isinstance(seed, str) else generate(rules, Rng.from_seed(seed))
+    assert _depot_roles(field.depots) == ["centre", "centre", "flank", "flank", "zone p1", "zone p2"]

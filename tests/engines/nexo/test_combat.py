@@ -215,3 +215,21 @@ def test_11_overwatch_event_reads_well() -> None:
     ev = attack_event("a5", "b2", "Rifle", result, kind="overwatch")
     assert ev["text"] == (
         "a5 fires Overwatch at b2 with Rifle (1-1-1-1): 0 hit(s), 0 critical; 0 damage, b2 has 8 HP left.")
+
+
+def test_5_5_light_cover_cancels_a_lone_normal_hit() -> None:
+    rng = FixedRng([4, 1, 1, 1])  # Rifle (+1) at Def 5: one normal hit; Light saves it, no die rolled
+    result = resolve_attack(rng, profile("trooper", "rifle"), defender("trooper"), Cover.LIGHT, 8)
+    assert (result.hits, result.normal_saves, result.save_dice, result.damage) == (1, 1, (), 0)
+
+
+def test_5_5_light_cover_is_one_normal_save_before_the_other_dice() -> None:
+    rng = FixedRng([6, 1, 1, 1, 1])  # one critical hit; Light's normal save cannot cancel it alone
+    result = resolve_attack(rng, profile("trooper", "rifle"), defender("trooper"), Cover.LIGHT, 8)
+    assert result.save_dice == () and result.damage == 3
+
+
+def test_5_4_a_weapon_may_deny_cover_saves() -> None:
+    p = Profile(dice=1, modifier=1, damage=2, crit_damage=3, ranged=True, ignores_cover=True)
+    result = resolve_attack(FixedRng([6, 2]), p, defender("trooper"), Cover.HEAVY, 8)
+    assert result.cover == Cover.NONE and result.save_dice == (2,) and result.damage == 3

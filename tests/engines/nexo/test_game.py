@@ -125,3 +125,19 @@ def test_pieces_are_kept_in_the_order_a_restored_game_has() -> None:
     assert list(g.state.buildings) == ["A1", "A2", "A3", "B1"]
     h = Nexo.from_json(g.to_json())
     assert list(h.state.buildings) == list(g.state.buildings) and h.legal_moves("ann") == g.legal_moves("ann")
+
+
+def test_6_1_a_round_runs_initiative_upkeep_worker_action_production() -> None:
+    from tests.engines.nexo.support import scenario_game, unit
+
+    g = scenario_game([unit("a1", "drudge", 10, 5), unit("a5", "trooper", 20, 20, hp=2, wia="bleeding")],
+                      [unit("b1", "drudge", 34, 55), unit("b5", "trooper", 20, 40)], phase="initiative")
+    seen = [g.state.phase.value]
+    events = g.play("ann", "first me")  # Upkeep (Bleeding) runs between Initiative and Workers
+    assert [e["kind"] for e in events] == ["first", "bleeding"] and g.state.phase.value == "worker"
+    while g.state.phase.value != "initiative":
+        if g.state.phase.value not in seen:
+            seen.append(g.state.phase.value)
+        p = g.to_act()[0]
+        g.play(p, next(m for m in g.legal_moves(p) if m.startswith(("done", "end"))))
+    assert seen == ["initiative", "worker", "action", "production"] and g.state.round == 2

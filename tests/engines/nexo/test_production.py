@@ -182,3 +182,35 @@ def test_ruling_13_scrap_removes_without_refund_and_energy_is_live() -> None:
     events = g.play("ann", "scrap A3")  # demand 60 > production 50 from that instant
     assert "A3" not in g.state.buildings and g.state.sides["p1"].carbonite == 200
     assert [e["kind"] for e in events] == ["scrap", "blackout"]
+
+
+def test_13_1_only_a_completed_production_building_produces() -> None:
+    g = prod(b1=[HQ1, GEN, {**FOUNDRY, "bp": 5}])
+    with pytest.raises(IllegalMove, match="not functional"):
+        g.play("ann", "produce A2 trooper")
+
+
+def test_13_3_a_produced_unit_is_not_placed_on_impassable_terrain_or_overlapping() -> None:
+    wall = [{"id": "S1", "type": "sealed", "poly": [[15, 8], [17, 8], [17, 10], [15, 10]]}]
+    g = scenario_game([unit("a1", "drudge", 12, 9.6)], [unit("b5", "trooper", 20, 50)], phase="production",
+                      b1=[HQ1, FOUNDRY, GEN], terrain=wall)
+    for pos, why in (("15.5,8.8", "impassable terrain S1"), ("12.3,9.8", "overlap a1"), ("12,8.2", "overlap A2")):
+        with pytest.raises(IllegalMove, match=why):
+            g.play("ann", f"produce A2 trooper {pos}")
+    assert len(g.state.models) == 2
+
+
+def test_13_3_a_produced_unit_is_not_placed_inside_enemy_engagement_range() -> None:
+    g = scenario_game([], [unit("b6", "outrider", 10, 10.6)], phase="production", b1=[HQ1, FOUNDRY, GEN])
+    with pytest.raises(IllegalMove, match="engagement"):
+        g.play("ann", "produce A2 trooper 10,9.4")
+    g.play("ann", "produce A2 trooper 14,9.4")
+
+
+def test_5_15_and_14_2_no_site_overlapping_a_model_or_building_or_off_the_battlefield() -> None:
+    g = scenario_game([unit("a1", "drudge", 22, 16)], [unit("b5", "trooper", 20, 50)], phase="production",
+                      b1=[HQ1, FOUNDRY, GEN])
+    for pos, why in (("22,16.5", "overlap a1"), ("13,8.5", "overlap A2"), ("22,0.5", "leave the battlefield")):
+        with pytest.raises(IllegalMove, match=why):
+            g.play("ann", f"construct relay {pos}")
+    assert g.state.sides["p1"].carbonite == 200

@@ -114,3 +114,17 @@ def test_bad_scenarios_name_the_field(scenario: dict[str, Any], message: str) ->
     with pytest.raises(DataError) as err:
         load_scenario(scenario, RULES, seed=1)
     assert str(err.value).startswith(message)
+
+
+@pytest.mark.parametrize("field", sorted(RULES.presets))
+def test_4_2_every_starting_piece_deploys_inside_its_zone_on_the_short_edges(field: str) -> None:
+    from engines.nexo.game import Nexo
+
+    g = Nexo.new(["ann", "bob"], seed=1, options={"battlefield": field})
+    w = g.world()
+    pieces = [*g.state.models.values(), *g.state.buildings.values()]
+    assert len(pieces) == 10
+    for p in pieces:
+        x0, y0, x1, y1 = w.body(p).shape.bounds
+        assert x0 >= 0 and x1 <= 44
+        assert y1 <= 12 if p.owner == "p1" else y0 >= 48, p.id

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from engines.nexo.data import default_ruleset
 from engines.nexo.geometry import Body, building_body, model_body
 from engines.nexo.sight import Cover, cover, visible
 from engines.nexo.terrain import Terrain
-from tests.engines.nexo.support import piece, rect, terrain
+from tests.engines.nexo.support import HQ2, piece, rect, scenario_game, terrain, unit
 
 RULES = default_ruleset()
 RUIN = piece("R1", "ruin", rect(10, 20, 20, 30))
@@ -154,3 +155,59 @@ def test_line_of_sight_on_a_full_preset_is_fast() -> None:
     elapsed = time.perf_counter() - start
     assert 0 < seen < 200
     assert elapsed < 2.0, f"200 sight queries took {elapsed:.2f}s"
+
+
+# Scenario-built checks (rules audit): a5 (p1) looks at b5 (p2) on a field holding only ``pieces``.
+
+def _look(a: tuple[float, float], b: tuple[float, float], pieces: list[dict[str, Any]],
+          b2: list[dict[str, Any]] | None = None) -> tuple[bool, Cover]:
+    """Returns whether a5 sees b5 in a scenario, and the cover b5 claims against it."""
+    g = scenario_game([unit("a5", "trooper", *a)], [unit("b5", "trooper", *b)], phase="action",
+                      terrain=pieces, b2=b2)
+    w = g.world()
+    s, t = w.body(g.state.models["a5"]), w.body(g.state.models["b5"])
+    return visible(w.terrain, s, t, w.bodies()), cover(w.terrain, s, t, w.bodies())
+
+
+def _box(id: str, type: str, x0: float, y0: float, x1: float, y1: float, **more: Any) -> dict[str, Any]:
+    """Returns a scenario terrain piece with a rectangular footprint."""
+    return {"id": id, "type": type, "poly": [list(p) for p in rect(x0, y0, x1, y1)], **more}
+
+
+def test_5_11_debris_gives_light_cover_when_it_partly_hides_the_target() -> None:
+    crate = _box("D1", "debris", 8, 20, 12, 21)
+    assert _look((10, 5), (10, 21.8), [crate]) == (True, Cover.LIGHT)
+    assert _look((10, 40), (10, 21.8), [crate]) == (True, Cover.NONE)  # it does not hide b5 from there
+
+
+def test_5_11_large_debris_may_give_heavy_cover_or_block_sight() -> None:
+    assert _look((10, 5), (10, 21.8), [_box("D1", "debris", 8, 20, 12, 21, cover="heavy")]) == (
+        True, Cover.HEAVY)
+    seen, _ = _look((10, 5), (10, 30), [_box("D1", "debris", 4, 20, 16, 21, blocks_sight=True)])
+    assert not seen
+
+
+def test_5_12_height_does_not_let_a_shooter_see_through_obscuring() -> None:
+    hill, ruin = _box("H1", "hill", 5, 2, 15, 8, height=5), _box("R1", "ruin", 5, 20, 15, 30)
+    seen, _ = _look((10, 5), (10, 40), [hill, ruin])
+    assert not seen
+
+
+def test_5_8_shooting_out_of_a_ruin_the_target_may_claim_cover_from_another_piece() -> None:
+    ruin = _box("R1", "ruin", 5, 20, 15, 30)
+    barricade = {"id": "T1", "type": "barricade", "line": [[5, 40], [15, 40]]}
+    assert _look((10, 25), (10, 40.8), [ruin, barricade]) == (True, Cover.LIGHT)
+    assert _look((10, 25), (10, 40.8), [ruin]) == (True, Cover.NONE)
+
+
+def test_5_8_the_ruin_footprint_gives_light_cover_to_a_target_inside() -> None:
+    assert _look((10, 5), (10, 22), [_box("R1", "ruin", 5, 20, 15, 30)]) == (True, Cover.LIGHT)
+
+
+def test_5_14_and_10_7_destroyed_building_wreckage_counts_as_debris() -> None:
+    relay = {"id": "B2", "type": "relay", "x": 10, "y": 20}  # y 19..21
+    standing = _look((10.9, 5), (10.9, 21.8), [], b2=[HQ2, relay])
+    wreck = _look((10.9, 5), (10.9, 21.8), [], b2=[HQ2, {**relay, "hp": 0}])
+    assert standing == (True, Cover.LIGHT) and wreck == (True, Cover.LIGHT)
+    assert not _look((10, 5), (10, 30), [], b2=[HQ2, relay])[0]  # a standing building blocks sight
+    assert _look((10, 5), (10, 30), [], b2=[HQ2, {**relay, "hp": 0}])[0]  # its wreckage does not

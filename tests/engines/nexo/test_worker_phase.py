@@ -138,3 +138,50 @@ def test_ruling_6_overwatch_also_fires_at_workers_moving_in_the_worker_phase() -
     g = scenario_game([unit("a1", "drudge", 10, 12)], [unit("b5", "trooper", 10, 30, overwatch=True)])
     events = g.play("ann", "move a1 10,16")
     assert "overwatch" in [e["kind"] for e in events] and not g.state.models["b5"].overwatch
+
+
+def test_6_4_spending_a_pass_activates_no_model() -> None:
+    ws = [unit("a1", "drudge", 10, 5), unit("a2", "drudge", 12, 5)]
+    g = scenario_game(ws, [unit("b1", "drudge", 34, 48)], phase="initiative")
+    g.play("ann", "first them")
+    g.play("bob", "pass")
+    assert g.state.active is None and not g.state.models["b1"].activated
+    assert [p.id for p in g.world().eligible("p2", "worker")] == ["b1"] and g.to_act() == ["ann"]
+
+
+def test_6_4_unused_passes_are_lost_and_counted_afresh_for_the_next_phase() -> None:
+    ws = [unit("a1", "drudge", 10, 5), unit("a2", "drudge", 12, 5), unit("a3", "drudge", 14, 5),
+          unit("a5", "trooper", 20, 20)]
+    g = scenario_game(ws, [unit("b1", "drudge", 34, 48), unit("b5", "trooper", 20, 40),
+                           unit("b6", "trooper", 30, 40)], phase="initiative")
+    g.play("ann", "first them")
+    assert (g.state.sides["p1"].passes, g.state.sides["p2"].passes) == (0, 2)
+    g.play("bob", "done b1")  # bob keeps both Passes unspent
+    for a in ("a1", "a2", "a3"):
+        g.play("ann", f"done {a}")
+    assert g.state.phase.value == "action"
+    assert (g.state.sides["p1"].passes, g.state.sides["p2"].passes) == (1, 0)  # 1 v 2 units now
+
+
+def test_8_worker_phase_activates_only_workers_and_action_phase_only_the_others() -> None:
+    g = scenario_game([unit("a1", "drudge", 10, 5), unit("a5", "trooper", 20, 20)],
+                      [unit("b1", "drudge", 34, 48)])
+    assert [p.id for p in g.world().eligible("p1", "worker")] == ["a1"]
+    with pytest.raises(IllegalMove):
+        g.play("ann", "move a5 20,22")
+    assert [p.id for p in g.world().eligible("p1", "action")] == ["a5"]
+
+
+def test_8_2_the_two_worker_limit_is_per_worker_phase() -> None:
+    ws = [unit("a1", "drudge", 10, 16), unit("a2", "drudge", 12, 17)]
+    g = scenario_game(ws, [unit("b1", "drudge", 34, 55)])
+    g.play("ann", "harvest a1 K1")
+    g.play("bob", "done b1")
+    g.play("ann", "harvest a2 K1")  # the Worker Phase is over; the Action Phase is empty
+    assert g.state.phase.value == "production" and g.state.sides["p1"].carbonite == 300
+    g.play(g.to_act()[0], "end")
+    g.play(g.to_act()[0], "end")
+    g.play(g.to_act()[0], "first me")
+    assert g.state.phase.value == "worker" and g.state.harvests == {}
+    g.play("ann", "harvest a1 K1")  # a new Worker Phase: the depot takes two again
+    assert g.state.sides["p1"].carbonite == 350

@@ -19,13 +19,13 @@ Readings chosen here:
 
 from __future__ import annotations
 
-import json
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from shapely.geometry import LineString, Point, Polygon
 
+from engines.core.datafile import read_json
 from engines.nexo import layout
 from engines.nexo.datatypes import (
     Ability,
@@ -51,12 +51,7 @@ COVERS = ("light", "heavy")
 
 def _read(path: Path) -> tuple[Reader, dict[str, Any]]:
     doc = Reader(f"battlefields/{path.name}" if path.parent.name == "battlefields" else path.name)
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError as err:
-        raise DataError(f"{doc.source}: the file is missing") from err
-    except json.JSONDecodeError as err:
-        raise DataError(f"{doc.source}: line {err.lineno}: not valid JSON ({err.msg})") from err
+    raw = read_json(path, DataError, label=doc.source)
     return doc, doc.obj(raw, "")
 
 

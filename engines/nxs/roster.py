@@ -13,12 +13,12 @@ and the field::
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from engines.core.datafile import read_json
 from engines.nxs.board import BOARDS, CELLS
 from engines.nxs.hexes import FACING_INDEX
 
@@ -55,12 +55,7 @@ class Layout:
 
 
 def _read(path: Path) -> Any:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except OSError as err:
-        raise DataError(f"{path.name}: cannot be read ({err.strerror}).") from err
-    except json.JSONDecodeError as err:
-        raise DataError(f"{path.name}: not valid JSON (line {err.lineno}: {err.msg}).") from err
+    return read_json(path, DataError)
 
 
 def _need(cond: bool, path: Path, field: str, what: str) -> None:

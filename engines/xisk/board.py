@@ -12,11 +12,12 @@ file and the field::
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+from engines.core.datafile import read_json
 
 MAP_PATH = Path(__file__).resolve().parents[2] / "data" / "xisk" / "map.json"
 """Where the map lives, relative to the project root."""
@@ -158,13 +159,7 @@ def parse_board(data: Any, path: Path) -> Board:
 
 def read_board(path: Path) -> Board:
     """Reads and checks a map file; raises MapError naming the file when it cannot."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as err:
-        raise MapError(f"{path}: cannot read the map file ({err.strerror})") from err
-    except json.JSONDecodeError as err:
-        raise MapError(f"{path}: not valid JSON (line {err.lineno}: {err.msg})") from err
-    return parse_board(data, path)
+    return parse_board(read_json(path, MapError, label=str(path)), path)
 
 
 @cache

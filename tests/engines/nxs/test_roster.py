@@ -128,7 +128,7 @@ def test_bad_layout_names_file_and_field(change: Callable[[Any], Any], field: st
 def test_unreadable_data_file_names_the_file(tmp_path: Path) -> None:
     bad = tmp_path / "roster.json"
     bad.write_text("{not json")
-    with pytest.raises(DataError, match=r"^roster\.json: not valid JSON"):
+    with pytest.raises(DataError, match=r"^roster\.json: line \d+: not valid JSON"):
         load_roster(bad)
-    with pytest.raises(DataError, match=r"^nothere\.json: cannot be read"):
+    with pytest.raises(DataError, match=r"^nothere\.json: the file is missing"):
         load_roster(tmp_path / "nothere.json")

@@ -66,7 +66,7 @@ def hand_text(secret: dict[str, Any]) -> str:
     lines = [f"**Your hand ({len(hand)}):** {' '.join(hand) if hand else 'no cards'}"]
     sets = secret.get("redeemable") or []
     if sets:
-        lines.append("**Sets you can redeem:** " + " · ".join(f"`{s}`" for s in sets))
+        lines.append("**Cardsets you can redeem in a Supply phase:** " + " · ".join(f"`{s}`" for s in sets))
     return "\n".join(lines)
 
 

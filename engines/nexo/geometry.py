@@ -155,7 +155,7 @@ def plan_move(terrain: Terrain, mover: Body, waypoints: Sequence[tuple[float, fl
         if not terrain.bounds.covers(swept.buffer(-EPS)):
             raise IllegalMove(f"{where} leaves the battlefield.")
         for p in terrain.touching(swept):
-            if p.impassable and _overlaps(swept, p.shape):
+            if p.traits.impassable and _overlaps(swept, p.shape):
                 raise IllegalMove(f"{where} crosses impassable terrain {p.id}.")
         for o in solid:
             if _overlaps(swept, o.shape):
@@ -165,7 +165,7 @@ def plan_move(terrain: Terrain, mover: Body, waypoints: Sequence[tuple[float, fl
             difficult += seg.intersection(terrain.difficult).length
     end = base(*path[-1], mover.radius)
     for p in terrain.touching(end):
-        if p.no_stopping and _overlaps(end, p.shape):
+        if p.traits.no_stopping and _overlaps(end, p.shape):
             raise IllegalMove(f"{mover.id} cannot stop on {p.id} ({p.type}): move across it.")
     return MovePlan(path, length, difficult, length + difficult)
 
@@ -184,7 +184,7 @@ def placement_problem(terrain: Terrain, shape: Polygon, others: Iterable[Body],
     if not terrain.bounds.covers(shape.buffer(-EPS)):
         return "it would leave the battlefield"
     for p in terrain.touching(shape):
-        if p.impassable and _overlaps(shape, p.shape):
+        if p.traits.impassable and _overlaps(shape, p.shape):
             return f"it would stand on impassable terrain {p.id}"
     for o in others:
         if _overlaps(shape, o.shape):

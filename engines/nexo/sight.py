@@ -80,9 +80,9 @@ def _blocking(terrain: Terrain, shooter: Body, target: Body, pieces: list[Piece]
     eb = terrain.elevation(target.x, target.y) if target.kind == "model" else 0.0
     out = []
     for p in pieces:
-        if p.blocks_sight or (p.height > max(ea, eb) and p.height > 0):
+        if p.traits.blocks_sight or (p.traits.height > max(ea, eb) and p.traits.height > 0):
             out.append(p)
-        elif p.obscuring:
+        elif p.traits.obscuring:
             inside = p.shape.covers(shooter.centre) or p.shape.covers(target.centre)
             if not inside:
                 out.append(p)
@@ -129,10 +129,10 @@ def cover(terrain: Terrain, shooter: Body, target: Body, bodies: Iterable[Body] 
     reach = terrain.cover_reach
     best = Cover.NONE
     for p in terrain.near(line.union(target.centre)):
-        if p.cover_inside and p.shape.covers(target.centre):
-            best = max(best, Cover.parse(p.cover_inside))
-        if p.cover_crossed and _crosses(line, p.shape) and edge_distance(target, p.shape) <= reach + EPS:
-            best = max(best, Cover.parse(p.cover_crossed))
+        if p.traits.cover_inside and p.shape.covers(target.centre):
+            best = max(best, Cover.parse(p.traits.cover_inside))
+        if p.traits.cover_crossed and _crosses(line, p.shape) and edge_distance(target, p.shape) <= reach + EPS:
+            best = max(best, Cover.parse(p.traits.cover_crossed))
         for shape, kind in p.features:
             if _crosses(line, shape) and edge_distance(target, shape) <= reach + EPS:
                 best = max(best, Cover.parse(kind))

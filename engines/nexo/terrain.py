@@ -13,7 +13,7 @@ pieces near it::
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import shapely
 from shapely.geometry import Point, Polygon, box
@@ -21,30 +21,27 @@ from shapely.geometry.base import BaseGeometry
 from shapely.strtree import STRtree
 
 from engines.nexo.data import piece_shape
-from engines.nexo.datatypes import Preset, Ruleset, TerrainPiece
+from engines.nexo.datatypes import Preset, Ruleset, TerrainPiece, TerrainType
 
 
 @dataclass(frozen=True, eq=False)
 class Piece:
-    """A terrain piece with its traits resolved and its footprint built."""
+    """A terrain piece with its footprint built and its type's traits, overridden by its own."""
 
     id: str
-    type: str
     shape: Polygon
-    obscuring: bool
-    blocks_sight: bool
-    cover_inside: str | None
-    cover_crossed: str | None
-    difficult: bool
-    impassable: bool
-    no_stopping: bool
-    height: float
+    traits: TerrainType
     features: tuple[tuple[Polygon, str], ...]
+
+    @property
+    def type(self) -> str:
+        """The terrain type's name."""
+        return self.traits.name
 
     @property
     def is_line(self) -> bool:
         """True for barricades and pipes (core §5.10)."""
-        return self.no_stopping
+        return self.traits.no_stopping
 
 
 def resolve(piece: TerrainPiece, rules: Ruleset) -> Piece:
@@ -52,14 +49,15 @@ def resolve(piece: TerrainPiece, rules: Ruleset) -> Piece:
     t = rules.terrain_types[piece.type]
     shape = piece_shape(piece, rules.barricade_width)
     shapely.prepare(shape)
-    cover_in = t.cover_inside and (piece.cover or t.cover_inside)
-    cover_x = t.cover_crossed and (piece.cover or t.cover_crossed)
-    return Piece(
-        id=piece.id, type=piece.type, shape=shape, obscuring=t.obscuring,
+    traits = replace(
+        t,
         blocks_sight=t.blocks_sight if piece.blocks_sight is None else piece.blocks_sight,
-        cover_inside=cover_in, cover_crossed=cover_x, difficult=t.difficult,
-        impassable=t.impassable, no_stopping=t.no_stopping,
+        cover_inside=t.cover_inside and (piece.cover or t.cover_inside),
+        cover_crossed=t.cover_crossed and (piece.cover or t.cover_crossed),
         height=t.height if piece.height is None else piece.height,
+    )
+    return Piece(
+        id=piece.id, shape=shape, traits=traits,
         features=tuple((Polygon(f.poly), f.cover) for f in piece.features),
     )
 
@@ -77,7 +75,7 @@ class Terrain:
         self.pieces: list[Piece] = [resolve(p, rules) for p in field.terrain]
         self.by_id: dict[str, Piece] = {p.id: p for p in self.pieces}
         self._tree = STRtree([p.shape for p in self.pieces])
-        difficult = [p.shape for p in self.pieces if p.difficult]
+        difficult = [p.shape for p in self.pieces if p.traits.difficult]
         self.difficult: BaseGeometry = shapely.union_all(difficult) if difficult else Polygon()
         shapely.prepare(self.difficult)
 
@@ -96,4 +94,4 @@ class Terrain:
 
     def elevation(self, x: float, y: float) -> float:
         """Returns the height of the highest hill under the point (house ruling 8), else 0."""
-        return max((p.height for p in self.at(x, y)), default=0.0)
+        return max((p.traits.height for p in self.at(x, y)), default=0.0)

@@ -63,7 +63,7 @@ def check_invariants(g: Nexo) -> None:
             assert math.dist((a.x, a.y), (b.x, b.y)) >= reach * (1 - POLYGON_SLACK), (a.id, b.id)
         shape = base(a.x, a.y, r)
         for p in w.terrain.touching(shape):
-            assert not p.impassable or shape.intersection(p.shape).area < 1e-6, (a.id, p.id)
+            assert not p.traits.impassable or shape.intersection(p.shape).area < 1e-6, (a.id, p.id)
         for b in s.buildings.values():
             if not b.wreck:
                 assert shape.intersection(w.body(b).shape).area < 1e-6, (a.id, b.id)

@@ -6,7 +6,8 @@ custom_id template (version 1), written down here once::
 
 ``game_id`` is the store's game id, ``version`` the number of moves played when
 the button was posted, and ``move`` the move in canonical notation with spaces
-written as ``+`` (at most 100 characters in all, Discord's limit). Every click
+written as ``+`` (letters, digits and ``+-_.,``; at most 80 characters, and
+100 for the whole id, Discord's limit). Every click
 reloads the game from the store. A click on a game that is no longer running
 answers "this game has ended", and one on an older position "this button is out
 of date"; both reply ephemerally and remove the buttons from that message.
@@ -25,7 +26,7 @@ from host.tables import Table
 if TYPE_CHECKING:
     from cogs.client import Tablehost
 
-TEMPLATE = r"th1:(?P<game_id>[0-9]{1,18}):(?P<version>[0-9]{1,9}):(?P<move>[A-Za-z0-9+\-_.]{1,80})"
+TEMPLATE = r"th1:(?P<game_id>[0-9]{1,18}):(?P<version>[0-9]{1,9}):(?P<move>[A-Za-z0-9+\-_.,]{1,80})"
 MAX_BUTTONS = 5
 
 QuickMoves = Callable[[Table, str], list[tuple[str, str]]]
@@ -89,7 +90,11 @@ def quick_view(table: Table) -> discord.ui.View | None:
     player = table.game.to_act()[0]
     moves = QUICK_MOVES.get(table.row.game, default_quick_moves)(table, player)[:MAX_BUTTONS]
     version = table.row.version
-    moves = [(label, move) for label, move in moves if len(custom_id(table.row.id, version, move)) <= 100]
+    moves = [  # a button whose id the template cannot read would never be answered
+        (label, move)
+        for label, move in moves
+        if len(cid := custom_id(table.row.id, version, move)) <= 100 and re.fullmatch(TEMPLATE, cid)
+    ]
     if not moves:
         return None
     view = discord.ui.View(timeout=None)

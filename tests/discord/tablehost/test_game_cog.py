@@ -221,3 +221,15 @@ async def test_an_engine_bug_gets_an_apology_and_changes_nothing(discord_test: D
     assert table.row.version == 0 and table.game.view(None)["total"] == 0
     after = await discord_test.slash("game", "play", user="ann", move="add 1")
     assert after.content == "Played `add 1`."
+
+
+async def test_every_quick_move_button_posted_can_be_clicked(discord_test: DiscordTest) -> None:
+    await discord_test.slash("game", "new", user="ann", game="nexo")
+    await discord_test.slash("game", "join", user="bob")
+    await discord_test.slash("game", "start", user="ann")
+    for user, move in [("ann", "first me"), ("ann", "done a1"), ("bob", "done b1")]:
+        await discord_test.slash("game", "play", user=user, move=move)
+    turn = last_turn_message(discord_test)  # Ann's last ship a2: five legal moves, so five buttons
+    [move] = [b["label"] for b in turn.buttons() if "," in b["custom_id"]][:1]
+    record = await discord_test.click(turn, move, user="ann", timeout=5)
+    assert record.in_time and record.content.startswith("Played `move a2")

@@ -81,8 +81,13 @@ async def deliver(interaction: Interaction, out: Outbox) -> None:
     await send_private(bot, channel, out, where=where(interaction))
 
 
-async def play_move(interaction: Interaction, move: str, *, button: tuple[int, int] | None = None) -> None:
+async def play_move(
+    interaction: Interaction, move: str, *, button: tuple[int, int] | None = None, game: str | None = None
+) -> None:
     """Plays a move for the caller: ephemeral refusal, or a public post with the new picture.
+
+    ``game`` is set by a game's own commands (``/xisk attack``): in a channel
+    running another game the move is refused, never read as that game's notation.
 
     ``button`` is (game id, version) when the move comes from a button; a stale
     button is refused and its buttons removed.
@@ -103,7 +108,9 @@ async def play_move(interaction: Interaction, move: str, *, button: tuple[int, i
                 await interaction.message.edit(view=None)
             return
     try:
-        out = await bot.tables.act(channel_id, str(interaction.user.id), move, interaction_id=str(interaction.id))
+        out = await bot.tables.act(
+            channel_id, str(interaction.user.id), move, interaction_id=str(interaction.id), for_game=game
+        )
     except GameError as err:
         await interaction.followup.send(str(err), ephemeral=True)
         return

@@ -90,12 +90,12 @@ class NxsCog(commands.GroupCog, group_name="nxs", group_description="NXS: a two-
     @app_commands.command(name="move", description="Slide a ship along one of its arrows")
     async def move(self, interaction: Interaction, origin: str, destination: str) -> None:
         """Plays ``move <from> <to>``."""
-        await play_move(interaction, f"move {origin} {destination}")
+        await play_move(interaction, f"move {origin} {destination}", game="nxs")
 
     @app_commands.command(name="capture", description="Jump through a bold corner onto an enemy ship")
     async def capture(self, interaction: Interaction, origin: str, destination: str) -> None:
         """Plays ``capture <from> <to>``."""
-        await play_move(interaction, f"capture {origin} {destination}")
+        await play_move(interaction, f"capture {origin} {destination}", game="nxs")
 
     @app_commands.command(name="rotate", description="Turn a ship one facing (the ship just moved by default)")
     async def rotate(
@@ -109,12 +109,12 @@ class NxsCog(commands.GroupCog, group_name="nxs", group_description="NXS: a two-
                 await interaction.response.send_message("Name the ship to rotate: its cell, like d4.", ephemeral=True)
                 return
             cell = str(last["to"])
-        await play_move(interaction, f"rotate {cell} {direction}")
+        await play_move(interaction, f"rotate {cell} {direction}", game="nxs")
 
     @app_commands.command(name="resign", description="Give the game up")
     async def resign(self, interaction: Interaction) -> None:
         """Plays ``resign``."""
-        await play_move(interaction, "resign")
+        await play_move(interaction, "resign", game="nxs")
 
     @app_commands.command(name="show", description="Show a ship's moves (yellow) and captures (red), privately")
     async def show(self, interaction: Interaction, cell: str) -> None:

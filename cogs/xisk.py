@@ -104,7 +104,7 @@ class XiskCog(commands.GroupCog, group_name="xisk", group_description="XISK: wor
         super().__init__()
 
     async def _play(self, interaction: Interaction, *words: str) -> None:
-        await play_move(interaction, " ".join(words))
+        await play_move(interaction, " ".join(words), game="xisk")
 
     def _country(self, text: str) -> str:
         return resolve_country(text, self.board)

@@ -213,12 +213,21 @@ class Tables:
     # -- moves ------------------------------------------------------------------------
 
     async def act(
-        self, channel_id: str, person_id: str, move: str, *, interaction_id: str | None = None
+        self,
+        channel_id: str,
+        person_id: str,
+        move: str,
+        *,
+        interaction_id: str | None = None,
+        for_game: str | None = None,
     ) -> Outbox:
         """Plays one move for a seated player and commits it before returning.
 
-        Raises Refusal (no game, not seated, not running, damaged game) or the
-        engine's IllegalMove; in every such case nothing changes. A repeated
+        ``for_game`` names the game the move was written for (a game's own command);
+        a channel running another game refuses it.
+
+        Raises Refusal (no game, another game, not seated, not running, damaged game)
+        or the engine's IllegalMove; in every such case nothing changes. A repeated
         ``interaction_id`` returns an outbox with ``duplicate`` set and applies nothing.
         """
         async with self.lock(channel_id):
@@ -227,6 +236,11 @@ class Tables:
                 raise Refusal("There is no game running in this channel.")
             if row.status is Status.LOBBY:
                 raise Refusal("The game has not started yet: seated players can start it.")
+            if for_game is not None and row.game != for_game:
+                raise Refusal(
+                    f"This channel has a {_title(row)} game, not a {GAMES[for_game].TITLE} game:"
+                    f" /{for_game} commands don't apply here. Nothing was changed."
+                )
             seats = await self.store.seats(row.id)
             table = Table(row, seats, None)
             name = table.name_of(person_id)

@@ -279,3 +279,12 @@ async def test_start_announces_the_opening_and_sends_each_secret_to_its_owner(ta
         BOB.id: [f"Your secret is {game.view('bob')['secret']}."],
     }
     assert set(out.secrets) == {ANN.id, BOB.id} and out.names == {ANN.id: "ann", BOB.id: "bob"}
+
+
+async def test_a_move_command_of_another_game_is_refused(tables: Tables) -> None:
+    await started_tally(tables, ANN, BOB)
+    with pytest.raises(Refusal, match="a Tally game, not a XISK game"):
+        await tables.act(CHANNEL, ANN.id, "add 1", for_game="xisk")
+    assert (await tables.table(CHANNEL)).row.version == 0
+    out = await tables.act(CHANNEL, ANN.id, "add 1", for_game="tally")
+    assert out.version == 1

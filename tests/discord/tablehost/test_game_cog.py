@@ -233,3 +233,27 @@ async def test_every_quick_move_button_posted_can_be_clicked(discord_test: Disco
     [move] = [b["label"] for b in turn.buttons() if "," in b["custom_id"]][:1]
     record = await discord_test.click(turn, move, user="ann", timeout=5)
     assert record.in_time and record.content.startswith("Played `move a2")
+
+
+async def test_a_move_command_of_another_game_is_refused_and_changes_nothing(
+    discord_test: DiscordTest, tables
+) -> None:
+    import random
+
+    await discord_test.slash("game", "new", user="ann", game="nexo")
+    await discord_test.slash("game", "join", user="bob")
+    await discord_test.slash("game", "start", user="ann")
+    channel = str(discord_test.channel("general").id)
+    rng = random.Random(1)
+    for _ in range(40):  # play on until 'end' (a Nexohominis move too) is legal
+        table = await tables.table(channel)
+        [actor] = table.game.to_act()
+        legal = table.game.legal_moves(actor)
+        if "end" in legal:
+            break
+        move = rng.choice([m for m in legal if m != "concede"])
+        await discord_test.slash("game", "play", user=actor.lower(), move=move)
+    assert "end" in legal
+    record = await discord_test.slash("xisk", "end", user=actor.lower())
+    assert record.ephemeral and "Nexohominis" in record.content and "/xisk" in record.content
+    assert (await tables.table(channel)).row.version == table.row.version

@@ -21,7 +21,7 @@ from engines import GAMES, GameError
 from host.options import parse_options
 from host.outbox import Outbox
 from host.store import Status
-from host.tables import Person, secret_part
+from host.tables import Person, Stale, secret_part
 
 log = logging.getLogger(__name__)
 
@@ -109,10 +109,17 @@ async def play_move(
             return
     try:
         out = await bot.tables.act(
-            channel_id, str(interaction.user.id), move, interaction_id=str(interaction.id), for_game=game
+            channel_id,
+            str(interaction.user.id),
+            move,
+            interaction_id=str(interaction.id),
+            for_game=game,
+            position=button,
         )
     except GameError as err:
         await interaction.followup.send(str(err), ephemeral=True)
+        if isinstance(err, Stale) and interaction.message is not None:
+            await interaction.message.edit(view=None)
         return
     if out.duplicate:
         await interaction.followup.send("That move was already played.", ephemeral=True)

@@ -30,6 +30,10 @@ class Refusal(GameError):
     """A table action that is not allowed now; the message is for the player."""
 
 
+class Stale(Refusal):
+    """A move chosen at a position (e.g. a button) that the game has since left."""
+
+
 @dataclass(frozen=True)
 class Person:
     """Someone at the table: a stable id (a Discord user id) and a display name."""
@@ -220,11 +224,14 @@ class Tables:
         *,
         interaction_id: str | None = None,
         for_game: str | None = None,
+        position: tuple[int, int] | None = None,
     ) -> Outbox:
         """Plays one move for a seated player and commits it before returning.
 
         ``for_game`` names the game the move was written for (a game's own command);
-        a channel running another game refuses it.
+        a channel running another game refuses it. ``position`` is the (game id,
+        version) a button was posted at; checked under the lock, so of two quick
+        clicks on one button only the first is played (the other raises Stale).
 
         Raises Refusal (no game, another game, not seated, not running, damaged game)
         or the engine's IllegalMove; in every such case nothing changes. A repeated
@@ -248,6 +255,10 @@ class Tables:
                 raise Refusal("You are not playing in this game; you can watch it.")
             if interaction_id and await self.store.move_by_interaction(interaction_id):
                 return self._outbox(row, lines=["That move was already played."], duplicate=True)
+            if position is not None and position[0] != row.id:
+                raise Stale("This game has ended.")
+            if position is not None and position[1] != row.version:
+                raise Stale("This button is out of date: use the newest message.")
             game = await self._load(row, seats)
             acting_before = set(game.to_act())
             public_before = game.view(None)
@@ -402,4 +413,4 @@ def _broken_message(reason: str) -> str:
     )
 
 
-__all__ = ["Person", "Refusal", "StaleVersion", "Table", "Tables", "seat_name", "secret_part"]
+__all__ = ["Person", "Refusal", "Stale", "StaleVersion", "Table", "Tables", "seat_name", "secret_part"]

@@ -8,7 +8,7 @@ import pytest
 
 from engines import GameError, IllegalMove, NotYourTurn
 from host.store import Status, Store
-from host.tables import Person, Refusal, Tables
+from host.tables import Person, Refusal, Stale, Tables
 from tests.host.conftest import ANN, BOB, CHANNEL, CY, started_tally
 
 
@@ -288,3 +288,18 @@ async def test_a_move_command_of_another_game_is_refused(tables: Tables) -> None
     assert (await tables.table(CHANNEL)).row.version == 0
     out = await tables.act(CHANNEL, ANN.id, "add 1", for_game="tally")
     assert out.version == 1
+
+
+async def test_a_move_for_a_position_already_played_past_is_refused_under_the_lock(tables: Tables) -> None:
+    await started_tally(tables, ANN, BOB)
+    game_id = (await tables.table(CHANNEL)).row.id
+    first, second = await asyncio.gather(  # two clicks on buttons of the same message, at once
+        tables.act(CHANNEL, ANN.id, "add 1", position=(game_id, 0)),
+        tables.act(CHANNEL, BOB.id, "add 1", position=(game_id, 0)),
+        return_exceptions=True,
+    )
+    assert not isinstance(first, BaseException) and first.version == 1
+    assert isinstance(second, Stale) and "out of date" in str(second)
+    with pytest.raises(Stale, match="has ended"):
+        await tables.act(CHANNEL, BOB.id, "add 1", position=(game_id + 1, 1))
+    assert (await tables.table(CHANNEL)).row.version == 1

@@ -19,6 +19,25 @@ COGS: tuple[str, ...] = ("cogs.game", "cogs.xisk", "cogs.nxs")
 """Extensions loaded at start-up; each game's cog adds itself here."""
 
 
+MAX_REPLY = 1900
+"""Longest reply text sent (Discord refuses a message over 2,000 characters)."""
+
+
+def refusal(error: BaseException) -> str:
+    """Returns a refusal's sentence for a reply, cut in the middle when it would be too long.
+
+    Engine messages quote what the player typed, and a typed option may be 6,000 characters.
+
+    >>> refusal(ValueError("I can't read '" + "x" * 5000 + "': try 'end'."))[-20:]
+    "xxxxxxx': try 'end'."
+    """
+    text = str(error)
+    if len(text) <= MAX_REPLY:
+        return text
+    half = (MAX_REPLY - 3) // 2
+    return f"{text[:half]} … {text[-half:]}"
+
+
 APOLOGY = "Something went wrong on our side. `/game board` shows the game as it stands; please try again."
 
 
@@ -27,7 +46,7 @@ async def apologise(interaction: discord.Interaction[Any], error: BaseException)
     from engines import GameError
 
     if isinstance(error, GameError):  # a refusal that escaped a command: still the player's message
-        message = str(error)
+        message = refusal(error)
     else:
         log.error("interaction %s failed", interaction.data and interaction.data.get("name"), exc_info=error)
         message = APOLOGY

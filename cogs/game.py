@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.client import Tablehost
+from cogs.client import Tablehost, refusal
 from cogs.delivery import format_secret, post_public, send_private
 from engines import GAMES, GameError
 from host.options import parse_options
@@ -64,7 +64,7 @@ async def open_table(interaction: Interaction, game: str, options: dict[str, Any
             options=options,
         )
     except GameError as err:
-        await interaction.followup.send(str(err), ephemeral=True)
+        await interaction.followup.send(refusal(err), ephemeral=True)
         return
     await deliver(interaction, out)
     await interaction.followup.send("Done.", ephemeral=True)
@@ -117,7 +117,7 @@ async def play_move(
             position=button,
         )
     except GameError as err:
-        await interaction.followup.send(str(err), ephemeral=True)
+        await interaction.followup.send(refusal(err), ephemeral=True)
         if isinstance(err, Stale) and interaction.message is not None:
             await interaction.message.edit(view=None)
         return
@@ -157,7 +157,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             else:
                 out = await tables.start(channel, person(interaction))
         except GameError as err:
-            await interaction.followup.send(str(err), ephemeral=True)
+            await interaction.followup.send(refusal(err), ephemeral=True)
             return
         await deliver(interaction, out)
         await interaction.followup.send("Done.", ephemeral=True)
@@ -169,7 +169,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         try:
             parsed = parse_options(options)
         except GameError as err:
-            await interaction.response.send_message(str(err), ephemeral=True)
+            await interaction.response.send_message(refusal(err), ephemeral=True)
             return
         await open_table(interaction, game.strip().lower(), parsed)
 
@@ -222,7 +222,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         try:
             table = await self.bot.tables.table(str(interaction.channel_id))
         except GameError as err:
-            await interaction.followup.send(str(err), ephemeral=True)
+            await interaction.followup.send(refusal(err), ephemeral=True)
             return
         if table.game is None:
             names = ", ".join(s.name for s in table.seats) or "nobody yet"
@@ -244,7 +244,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         try:
             table = await self.bot.tables.table(str(interaction.channel_id))
         except GameError as err:
-            await interaction.followup.send(str(err), ephemeral=True)
+            await interaction.followup.send(refusal(err), ephemeral=True)
             return
         name = table.name_of(str(interaction.user.id))
         if name is None or table.game is None:
@@ -262,7 +262,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         try:
             table, moves = await self.bot.tables.log(str(interaction.channel_id), last=count)
         except GameError as err:
-            await interaction.followup.send(str(err), ephemeral=True)
+            await interaction.followup.send(refusal(err), ephemeral=True)
             return
         names = {s.player_id: s.name for s in table.seats}
         lines = [f"`{m.seq:>4}` {names.get(m.player_id, '?')}: `{m.move}`" for m in moves]
@@ -280,7 +280,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
                 str(interaction.channel_id), person(interaction), can_manage=perms.manage_channels
             )
         except GameError as err:
-            await interaction.followup.send(str(err), ephemeral=True)
+            await interaction.followup.send(refusal(err), ephemeral=True)
             return
         await deliver(interaction, out)
         await interaction.followup.send("Done.", ephemeral=True)

@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.buttons import QUICK_MOVES
-from cogs.client import Tablehost
+from cogs.client import Tablehost, refusal
 from cogs.game import Interaction, open_table, play_move
 from engines import GameError
 from engines.nxs.view import piece_moves
@@ -128,7 +128,7 @@ class NxsCog(commands.GroupCog, group_name="nxs", group_description="NXS: a two-
         try:
             options = piece_moves(view, cell)
         except GameError as err:
-            await interaction.followup.send(str(err), ephemeral=True)
+            await interaction.followup.send(refusal(err), ephemeral=True)
             return
         cell = cell.strip().lower()
         png = await self.bot.picture("nxs", view, selected=cell, moves=options["moves"], captures=options["captures"])

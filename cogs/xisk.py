@@ -13,7 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.buttons import QUICK_MOVES
-from cogs.client import Tablehost
+from cogs.client import Tablehost, refusal
 from cogs.delivery import EVENT_FORMATTERS, SECRET_FORMATTERS
 from cogs.game import Interaction, open_table, play_move
 from engines import GameError
@@ -198,7 +198,7 @@ class XiskCog(commands.GroupCog, group_name="xisk", group_description="XISK: wor
         try:
             words = build()
         except GameError as err:
-            await interaction.response.send_message(str(err), ephemeral=True)
+            await interaction.response.send_message(refusal(err), ephemeral=True)
             return
         await self._play(interaction, *words)
 

@@ -257,3 +257,17 @@ async def test_a_move_command_of_another_game_is_refused_and_changes_nothing(
     record = await discord_test.slash("xisk", "end", user=actor.lower())
     assert record.ephemeral and "Nexohominis" in record.content and "/xisk" in record.content
     assert (await tables.table(channel)).row.version == table.row.version
+
+
+async def test_a_very_long_bad_move_gets_the_refusal_within_discords_limit(discord_test: DiscordTest) -> None:
+    await open_tally(discord_test, "ann", "bob")
+    record = await discord_test.slash("game", "play", user="ann", move="x" * 6000)
+    assert record.ephemeral and record.content.startswith("I can't read 'xxx")
+    assert record.content.endswith("try 'add 1', 'add 2', 'add 3' or 'roll'.")
+    assert len(record.content) <= 2000 and "went wrong" not in record.content
+
+
+async def test_very_long_options_get_the_refusal_within_discords_limit(discord_test: DiscordTest) -> None:
+    record = await discord_test.slash("game", "new", user="ann", game="tally", options="y" * 6000)
+    assert record.ephemeral and record.content.startswith("I can't read the option 'yyy")
+    assert len(record.content) <= 2000 and "went wrong" not in record.content

@@ -135,6 +135,12 @@ async def play_move(
             ephemeral=True,
         )
         return
+    except Exception:  # e.g. the picture could not be drawn: still committed, so never "try again"
+        log.exception("move %r in game %s committed but not announced", out.move, out.game_id)
+        await interaction.followup.send(
+            f"Played `{out.move}`, but I could not post it: `/game board` shows the game.", ephemeral=True
+        )
+        return
     await interaction.followup.send(f"Played `{out.move}`.", ephemeral=True)
 
 

@@ -271,3 +271,19 @@ async def test_very_long_options_get_the_refusal_within_discords_limit(discord_t
     record = await discord_test.slash("game", "new", user="ann", game="tally", options="y" * 6000)
     assert record.ephemeral and record.content.startswith("I can't read the option 'yyy")
     assert len(record.content) <= 2000 and "went wrong" not in record.content
+
+
+async def test_a_committed_move_whose_picture_fails_is_not_reported_as_unplayed(
+    discord_test: DiscordTest, tables
+) -> None:
+    await open_tally(discord_test, "ann", "bob")
+
+    async def broken_picture(*args: object, **kwargs: object) -> bytes:
+        raise RuntimeError("renderer bug")
+
+    discord_test.bot.picture = broken_picture  # type: ignore[method-assign, union-attr]
+    record = await discord_test.slash("game", "play", user="ann", move="add 2")
+    assert record.ephemeral and record.content.startswith("Played `add 2`, but I could not post it")
+    assert "try again" not in record.content
+    table = await tables.table(str(discord_test.channel("general").id))
+    assert table.row.version == 1

@@ -66,7 +66,19 @@ async def open_table(interaction: Interaction, game: str, options: dict[str, Any
     except GameError as err:
         await interaction.followup.send(refusal(err), ephemeral=True)
         return
-    await deliver(interaction, out)
+    await deliver_done(interaction, out)
+
+
+async def deliver_done(interaction: Interaction, out: Outbox) -> None:
+    """Delivers a committed lobby change and says "Done." (never "try again": it happened)."""
+    try:
+        await deliver(interaction, out)
+    except Exception:
+        log.exception("table change in game %s committed but not announced", out.game_id)
+        await interaction.followup.send(
+            "Done, but I could not post it in the channel: `/game board` shows the table.", ephemeral=True
+        )
+        return
     await interaction.followup.send("Done.", ephemeral=True)
 
 
@@ -165,8 +177,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         except GameError as err:
             await interaction.followup.send(refusal(err), ephemeral=True)
             return
-        await deliver(interaction, out)
-        await interaction.followup.send("Done.", ephemeral=True)
+        await deliver_done(interaction, out)
 
     @app_commands.command(name="new", description="Open a table for a game in this channel")
     @app_commands.describe(game="Which game", options="Options as name=value, e.g. target=15")
@@ -288,8 +299,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         except GameError as err:
             await interaction.followup.send(refusal(err), ephemeral=True)
             return
-        await deliver(interaction, out)
-        await interaction.followup.send("Done.", ephemeral=True)
+        await deliver_done(interaction, out)
 
     @app_commands.command(name="help", description="How to play here")
     async def help(self, interaction: Interaction) -> None:

@@ -287,3 +287,17 @@ async def test_a_committed_move_whose_picture_fails_is_not_reported_as_unplayed(
     assert "try again" not in record.content
     table = await tables.table(str(discord_test.channel("general").id))
     assert table.row.version == 1
+
+
+async def test_a_start_whose_post_fails_is_not_reported_as_unchanged(
+    discord_test: DiscordTest, quick_backoff: float, tables
+) -> None:
+    await discord_test.slash("game", "new", user="ann", game="tally")
+    await discord_test.slash("game", "join", user="bob")
+    discord_test.faults.fail(CREATE_MESSAGE, status=500, times=None)
+    record = await discord_test.slash("game", "start", user="ann")
+    discord_test.faults.clear()
+    assert record.ephemeral and record.content.startswith("Done, but I could not post it")
+    assert "try again" not in record.content
+    table = await tables.table(str(discord_test.channel("general").id))
+    assert table.game is not None and table.row.version == 0

@@ -334,6 +334,7 @@ class Tables:
         if row.status is Status.LOBBY or row.snapshot is None:
             return Table(row, seats, None)
         async with self.lock(channel_id):
+            row = await self.store.game(row.id) or row  # re-read: a move may have landed meanwhile
             return Table(row, seats, await self._load(row, seats))
 
     async def log(self, channel_id: str, *, last: int = 10) -> tuple[Table, list[MoveRow]]:

@@ -303,3 +303,22 @@ async def test_a_move_for_a_position_already_played_past_is_refused_under_the_lo
     with pytest.raises(Stale, match="has ended"):
         await tables.act(CHANNEL, BOB.id, "add 1", position=(game_id + 1, 1))
     assert (await tables.table(CHANNEL)).row.version == 1
+
+
+async def test_a_read_racing_a_move_neither_breaks_the_game_nor_serves_the_old_position(
+    tables: Tables, store: Store
+) -> None:
+    await started_tally(tables, ANN, BOB)
+    latest_game = store.latest_game
+
+    async def read_then_a_move_lands(channel_id: str):  # type: ignore[no-untyped-def]
+        row = await latest_game(channel_id)
+        store.latest_game = latest_game  # type: ignore[method-assign]
+        await tables.act(CHANNEL, ANN.id, "add 1")
+        return row
+
+    store.latest_game = read_then_a_move_lands  # type: ignore[method-assign]
+    table = await tables.table(CHANNEL)
+    assert table.row.version == 1 and table.game is not None and table.game.view(None)["total"] == 1
+    row = await store.active_game(CHANNEL)
+    assert row is not None and row.broken is None

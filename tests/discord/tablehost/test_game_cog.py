@@ -301,3 +301,23 @@ async def test_a_start_whose_post_fails_is_not_reported_as_unchanged(
     assert "try again" not in record.content
     table = await tables.table(str(discord_test.channel("general").id))
     assert table.game is not None and table.row.version == 0
+
+
+async def test_a_move_committed_just_before_a_restart_is_not_reported_as_unchanged(
+    discord_test: DiscordTest, tables
+) -> None:
+    await open_tally(discord_test, "ann", "bob")
+    act = tables.act
+
+    async def act_then_drain_begins(*args, **kwargs):  # type: ignore[no-untyped-def]
+        out = await act(*args, **kwargs)
+        tables._closing = True  # the bot starts shutting down before the move is announced
+        return out
+
+    tables.act = act_then_drain_begins
+    try:
+        record = await discord_test.slash("game", "play", user="ann", move="add 2")
+    finally:
+        tables.act, tables._closing = act, False
+    assert record.content.startswith("Played `add 2`") and "Nothing was changed" not in record.content
+    assert (await tables.table(str(discord_test.channel("general").id))).row.version == 1

@@ -80,7 +80,8 @@ async def post_public(
     bot: Tablehost, channel: discord.abc.Messageable, out: Outbox, table: Table | None
 ) -> discord.Message | None:
     """Posts the outbox's text, picture and ping in the channel; returns the last message."""
-    text = discord.utils.escape_mentions(public_text(out))
+    # names are display names: shown as typed, never as formatting (a "# Big" heading) or a ping
+    text = discord.utils.escape_mentions(discord.utils.escape_markdown(public_text(out)))
     if out.mention:
         text = f"{text}\n{mention_line(out.mention)}" if text else mention_line(out.mention)
     pinged = [discord.Object(int(uid)) for uid in out.mention]

@@ -246,7 +246,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             await interaction.followup.send(f"{table.title} table, not started. Seated: {names}.", ephemeral=True)
             return
         png = await self.bot.picture(table.row.game, table.game.view(None), title=table.title)
-        acting = ", ".join(table.game.to_act()) or "nobody (the game is over)"
+        acting = discord.utils.escape_markdown(", ".join(table.game.to_act())) or "nobody (the game is over)"
         await channel_of(interaction).send(
             discord.utils.escape_mentions(f"{table.title} — {table.row.status}. To act: {acting}."),
             file=discord.File(fp=io.BytesIO(png), filename=f"{table.row.game}-{table.row.id}.png"),
@@ -281,7 +281,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         except GameError as err:
             await interaction.followup.send(refusal(err), ephemeral=True)
             return
-        names = {s.player_id: s.name for s in table.seats}
+        names = {s.player_id: discord.utils.escape_markdown(s.name) for s in table.seats}
         lines = [f"`{m.seq:>4}` {names.get(m.player_id, '?')}: `{m.move}`" for m in moves]
         await interaction.followup.send(
             discord.utils.escape_mentions("\n".join(lines) or "No moves yet."), ephemeral=True

@@ -321,3 +321,15 @@ async def test_a_move_committed_just_before_a_restart_is_not_reported_as_unchang
         tables.act, tables._closing = act, False
     assert record.content.startswith("Played `add 2`") and "Nothing was changed" not in record.content
     assert (await tables.table(str(discord_test.channel("general").id))).row.version == 1
+
+
+async def test_markdown_in_a_display_name_is_shown_as_typed_not_as_formatting(discord_test: DiscordTest) -> None:
+    heading = replace(discord_test.user("bob"), name="# big *bold*")  # display name "# Big *Bold*"
+    await discord_test.slash("game", "new", user="ann", game="tally")
+    await discord_test.slash("game", "join", user=heading)
+    joined = discord_test.messages("general")[-1].content
+    assert joined.startswith("\\# Big \\*Bold\\* joins")
+    await discord_test.slash("game", "start", user="ann")
+    await discord_test.slash("game", "play", user="ann", move="add 1")
+    await discord_test.slash("game", "play", user=heading, move="add 1")
+    assert discord_test.messages("general")[-1].content.startswith("\\# Big \\*Bold\\* adds 1")

@@ -34,10 +34,14 @@ QUICK_MOVES: dict[str, QuickMoves] = {}
 """Game name → function giving (label, move) buttons for the player to act; default below."""
 
 
+GIVE_UP = frozenset({"concede", "resign"})
+"""Moves that end the game for the player: typed on purpose, never one misclick on a button."""
+
+
 def default_quick_moves(table: Table, player: str) -> list[tuple[str, str]]:
-    """Returns every legal move as a button when there are few of them, else none."""
+    """Returns every legal move (but giving up) as a button when there are few of them, else none."""
     assert table.game is not None
-    legal = table.game.legal_moves(player)
+    legal = [m for m in table.game.legal_moves(player) if m not in GIVE_UP]
     return [(m.capitalize(), m) for m in legal] if len(legal) <= MAX_BUTTONS else []
 
 

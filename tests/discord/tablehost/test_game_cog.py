@@ -230,6 +230,7 @@ async def test_every_quick_move_button_posted_can_be_clicked(discord_test: Disco
     for user, move in [("ann", "first me"), ("ann", "done a1"), ("bob", "done b1")]:
         await discord_test.slash("game", "play", user=user, move=move)
     turn = last_turn_message(discord_test)  # Ann's last ship a2: five legal moves, so five buttons
+    assert all("concede" not in b["custom_id"] for b in turn.buttons())  # never a one-click concession
     [move] = [b["label"] for b in turn.buttons() if "," in b["custom_id"]][:1]
     record = await discord_test.click(turn, move, user="ann", timeout=5)
     assert record.in_time and record.content.startswith("Played `move a2")

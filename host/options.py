@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from engines import GameError
@@ -14,7 +15,7 @@ def parse_value(text: str) -> Any:
     [12, -3, True, False, None, 'short']
     """
     low = text.strip().lower()
-    if low.lstrip("-").isdigit():
+    if re.fullmatch(r"-?[0-9]+", low):  # not str.isdigit(): '²' is a digit that int() refuses
         return int(low)
     if low in {"true", "yes", "on"}:
         return True

@@ -119,9 +119,10 @@ async def send_private(bot: Tablehost, channel: discord.abc.Messageable, out: Ou
     for uid in unreachable:
         name = out.names.get(uid, "a player")
         await channel.send(
-            f"I can't send {discord.utils.escape_markdown(name)} their private messages: their DMs are closed."
-            f" <@{uid}>, use `/game hand` to see yours privately here.",
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(int(uid))]),
+            f"I can't send {discord.utils.escape_mentions(discord.utils.escape_markdown(name))} their private"
+            f" messages: their DMs are closed. <@{uid}>, use `/game hand` to see yours privately here.",
+            # AllowedMentions(users=...) alone still allows @everyone and roles: a display name may hold them
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(int(uid))], everyone=False, roles=False),
         )
     return unreachable
 

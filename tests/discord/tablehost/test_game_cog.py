@@ -334,3 +334,19 @@ async def test_markdown_in_a_display_name_is_shown_as_typed_not_as_formatting(di
     await discord_test.slash("game", "play", user="ann", move="add 1")
     await discord_test.slash("game", "play", user=heading, move="add 1")
     assert discord_test.messages("general")[-1].content.startswith("\\# Big \\*Bold\\* adds 1")
+
+
+async def test_a_closed_dm_notice_never_pings_everyone_or_a_role_from_a_display_name(
+    discord_test: DiscordTest,
+) -> None:
+    role = "<@&123456789012345678>"
+    pinger = replace(discord_test.user("bob"), name=f"{role} @everyone")
+    discord_test.fake.close_dms(pinger)
+    await discord_test.slash("game", "new", user="ann", game="tally")
+    await discord_test.slash("game", "join", user=pinger)
+    await discord_test.slash("game", "start", user="ann")
+    [notice] = [m for m in discord_test.messages("general") if "DMs are closed" in m.content]
+    assert role not in notice.content and "@everyone" not in notice.content
+    allowed = notice.bodies[0]["allowed_mentions"]
+    assert not {"everyone", "roles"} & set(allowed.get("parse") or [])
+    assert notice.pinged == [pinger.id]

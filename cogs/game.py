@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.client import Tablehost, refusal
-from cogs.delivery import format_secret, post_public, send_private
+from cogs.delivery import chunks, format_secret, post_public, send_private
 from engines import GAMES, GameError
 from host.options import parse_options
 from host.outbox import Outbox
@@ -269,7 +269,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             return
         secret = secret_part(table.game, name, table.game.view(None))
         text = format_secret(table.row.game, secret) if secret else "This game has no hidden cards."
-        await interaction.followup.send(text, ephemeral=True)
+        for piece in chunks(text):  # a XISK hand of 21 cards lists hundreds of cardsets
+            await interaction.followup.send(piece, ephemeral=True)
 
     @app_commands.command(name="log", description="Show the most recent moves")
     @app_commands.describe(count="How many moves (1–25)")

@@ -228,3 +228,18 @@ async def test_two_players_to_the_end_then_moves_are_refused_and_the_board_stays
     await dt.slash("game", "board", user="cy")
     final = dt.messages("general")[-1]
     assert final.files and "finished" in final.content
+
+
+async def test_a_big_hand_is_served_in_pieces_discord_accepts(discord_test: DiscordTest, tables: Tables) -> None:
+    dt = discord_test
+    await dt.slash("xisk", "new", user="ann")  # two players: 21 cards each, hundreds of cardsets
+    await dt.slash("game", "join", user="bob")
+    await dt.slash("game", "start", user="ann")
+    table = await tables.table(str(dt.channel("general").id))
+    hand = table.game.view("Bob")["hand"]
+    before = len(dt.ephemerals("bob"))
+    record = await dt.slash("game", "hand", user="bob")
+    assert record.ephemeral and "went wrong" not in record.content
+    replies = [m.content for m in dt.ephemerals("bob")[before:]]
+    assert replies and all(len(r) <= 2000 for r in replies)
+    assert f"**Your hand ({len(hand)}):** {' '.join(hand)}" in "\n".join(replies)

@@ -86,13 +86,11 @@ class Console:
         if word == "help":
             self.say(COMMANDS)
         elif word == "legal":
-            who = rest.strip() or (game.to_act() or [""])[0]
-            self._check_player(who)
-            self.say("\n".join(game.legal_moves(who)) or f"{who} has no legal move now.")
-        elif word == "hand":
             who = rest.strip()
-            self._check_player(who)
-            secret = secret_part(game, who, game.view(None))
+            seat = self._seat(table, who) if who else (game.to_act() or [""])[0]
+            self.say("\n".join(game.legal_moves(seat)) or f"{who or seat} has no legal move now.")
+        elif word == "hand":
+            secret = secret_part(game, self._seat(table, rest.strip()), game.view(None))
             self.say("\n".join(f"{k}: {v}" for k, v in secret.items()) or "Nothing hidden.")
         elif word == "board":
             self.pictures.mkdir(parents=True, exist_ok=True)
@@ -104,15 +102,24 @@ class Console:
             names = {p.id: n for n, p in self.people.items()}
             self.say("\n".join(f"{m.seq:>4} {names.get(m.player_id)}: {m.move}" for m in moves) or "No moves yet.")
         else:
-            await self.move(line, game.to_act())
+            by_seat = {table.name_of(p.id): name for name, p in self.people.items()}
+            await self.move(line, [by_seat.get(seat) or seat for seat in game.to_act()])
         return True
+
+    def _seat(self, table: Table, who: str) -> str:
+        """Returns the engine's name for a player typed as given on the command line ('Ann (2)')."""
+        self._check_player(who)
+        return table.name_of(self.people[who].id) or who
 
     def _check_player(self, who: str) -> None:
         if who not in self.people:
             raise GameError(f"There is no player called '{who}' (players: {', '.join(self.people)}).")
 
     async def move(self, line: str, acting: list[str]) -> None:
-        """Plays ``player: move``, or a bare move when exactly one player may act."""
+        """Plays ``player: move``, or a bare move when exactly one player may act.
+
+        ``acting`` names the players who may act as they were typed on the command line.
+        """
         who, sep, move = line.partition(":")
         if not sep:
             if len(acting) != 1:

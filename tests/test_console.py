@@ -54,3 +54,14 @@ def test_an_unknown_game_exits_2(tmp_path: Path) -> None:
     out = io.StringIO()
     assert console.main(["chess", "--players", "a,b"], out) == 2
     assert "no game called 'chess'" in out.getvalue()
+
+
+def test_hand_and_legal_find_a_player_whose_seat_name_differs(tmp_path: Path, tally_registered) -> None:
+    path = tmp_path / "moves.txt"
+    path.write_text("ann: add 1\nlegal Ann\nhand Ann\nadd 2\n")
+    out = io.StringIO()
+    code = console.main(["tally", "--players", "ann,Ann", "--seed", "4", "--script", str(path)], out)
+    text = out.getvalue()
+    assert code == 0 and "Ann has no legal move" not in text and "add 3" in text
+    assert "Nothing hidden." not in text and "secret: " in text
+    assert "Ann (2) adds 2: the total is 3." in text  # a bare move by the player to act

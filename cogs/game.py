@@ -93,6 +93,16 @@ async def deliver(interaction: Interaction, out: Outbox) -> None:
     await send_private(bot, channel, out, where=where(interaction))
 
 
+async def drop_buttons(interaction: Interaction) -> None:
+    """Removes the buttons of the clicked message; a failure (say, it was deleted) is only logged."""
+    if interaction.message is None:
+        return
+    try:
+        await interaction.message.edit(view=None)
+    except discord.HTTPException as err:
+        log.warning("could not remove the buttons of message %s: %s", interaction.message.id, err)
+
+
 async def play_move(
     interaction: Interaction, move: str, *, button: tuple[int, int] | None = None, game: str | None = None
 ) -> None:
@@ -116,8 +126,7 @@ async def play_move(
             stale = "This button is out of date: use the newest message."
         if stale:
             await interaction.followup.send(stale, ephemeral=True)
-            if interaction.message is not None:
-                await interaction.message.edit(view=None)
+            await drop_buttons(interaction)
             return
     try:
         out = await bot.tables.act(
@@ -130,15 +139,15 @@ async def play_move(
         )
     except GameError as err:
         await interaction.followup.send(refusal(err), ephemeral=True)
-        if isinstance(err, Stale) and interaction.message is not None:
-            await interaction.message.edit(view=None)
+        if isinstance(err, Stale):
+            await drop_buttons(interaction)
         return
     if out.duplicate:
         await interaction.followup.send("That move was already played.", ephemeral=True)
         return
+    if button is not None:
+        await drop_buttons(interaction)
     try:
-        if button is not None and interaction.message is not None:
-            await interaction.message.edit(view=None)
         await deliver(interaction, out)
     except discord.HTTPException as err:  # the move is committed; only the announcement failed
         log.warning("move %r in game %s committed but not announced: %s", out.move, out.game_id, err)

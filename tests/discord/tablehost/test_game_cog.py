@@ -350,3 +350,20 @@ async def test_a_closed_dm_notice_never_pings_everyone_or_a_role_from_a_display_
     allowed = notice.bodies[0]["allowed_mentions"]
     assert not {"everyone", "roles"} & set(allowed.get("parse") or [])
     assert notice.pinged == [pinger.id]
+
+
+async def test_a_button_move_is_announced_even_when_its_buttons_cannot_be_removed(
+    discord_test: DiscordTest,
+) -> None:
+    await open_tally(discord_test, "ann", "bob")
+    turn = last_turn_message(discord_test)
+    edit = discord_test.faults.fail(
+        "PATCH /channels/{channel_id}/messages/{message_id}", status=404, times=None,
+        body={"message": "Unknown Message", "code": 10008},
+    )
+    record = await discord_test.click(turn, "Add 3", user="ann")
+    discord_test.faults.clear()
+    assert edit.hits >= 1
+    assert record.content == "Played `add 3`."
+    post = discord_test.messages("general")[-1]
+    assert "Ann adds 3: the total is 3." in post.content and post.pinged == [discord_test.user("bob").id]

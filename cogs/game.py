@@ -150,14 +150,14 @@ async def play_move(
     try:
         await deliver(interaction, out)
     except discord.HTTPException as err:  # the move is committed; only the announcement failed
-        log.warning("move %r in game %s committed but not announced: %s", out.move, out.game_id, err)
+        log.warning("move %s of game %s committed but not announced: %s", out.version, out.game_id, err)
         await interaction.followup.send(
             f"Played `{out.move}`, but Discord refused the post ({err.status}): `/game board` shows the game.",
             ephemeral=True,
         )
         return
     except Exception:  # e.g. the picture could not be drawn: still committed, so never "try again"
-        log.exception("move %r in game %s committed but not announced", out.move, out.game_id)
+        log.exception("move %s of game %s committed but not announced", out.version, out.game_id)
         await interaction.followup.send(
             f"Played `{out.move}`, but I could not post it: `/game board` shows the game.", ephemeral=True
         )

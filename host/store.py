@@ -220,9 +220,19 @@ class Store:
     # -- games ------------------------------------------------------------------------
 
     async def create_game(
-        self, *, guild_id: str | None, channel_id: str, game: str, creator_id: str, options: dict[str, Any]
+        self,
+        *,
+        guild_id: str | None,
+        channel_id: str,
+        game: str,
+        creator_id: str,
+        options: dict[str, Any],
+        creator_name: str | None = None,
     ) -> GameRow:
-        """Inserts a game in the lobby; raises StoreError when the channel already has one."""
+        """Inserts a game in the lobby, with its creator in seat 0 when ``creator_name`` is given.
+
+        Both happen in one transaction. Raises StoreError when the channel already has a game.
+        """
         stamp = now()
         try:
             async with self.transaction() as db:
@@ -232,6 +242,11 @@ class Store:
                     (guild_id, channel_id, game, creator_id, json.dumps(options), stamp, stamp),
                 )
                 game_id = cur.lastrowid
+                if creator_name is not None:
+                    await db.execute(
+                        "INSERT INTO seats (game_id, seat, player_id, name) VALUES (?, 0, ?, ?)",
+                        (game_id, creator_id, creator_name),
+                    )
         except sqlite3.IntegrityError as err:
             raise StoreError(f"channel {channel_id} already has an active game") from err
         row = await self.game(int(game_id or 0))
@@ -321,13 +336,24 @@ class Store:
             raise StoreError(f"{player_id} or {name!r} is already seated in game {game_id}") from err
         return Seat(seat, player_id, name)
 
-    async def remove_seat(self, game_id: int, player_id: str) -> bool:
-        """Removes a player's seat; returns whether there was one."""
+    async def remove_seat(self, game_id: int, player_id: str) -> int | None:
+        """Removes a player's seat and returns how many seats are left (None: they had none).
+
+        A lobby left empty is aborted in the same transaction.
+        """
         async with self.transaction() as db:
-            cur = await db.execute(
-                "DELETE FROM seats WHERE game_id = ? AND player_id = ?", (game_id, player_id)
-            )
-            return cur.rowcount == 1
+            cur = await db.execute("DELETE FROM seats WHERE game_id = ? AND player_id = ?", (game_id, player_id))
+            if cur.rowcount != 1:
+                return None
+            async with db.execute("SELECT COUNT(*) FROM seats WHERE game_id = ?", (game_id,)) as count:
+                found = await count.fetchone()
+            left = int(found[0]) if found else 0
+            if left == 0:
+                await db.execute(
+                    "UPDATE games SET status = 'aborted', updated_at = ? WHERE id = ? AND status = 'lobby'",
+                    (now(), game_id),
+                )
+            return left
 
     # -- the move log -----------------------------------------------------------------
 

@@ -131,11 +131,15 @@ class Tables:
                 raise Refusal(f"This channel already has a {_title(current)} game ({current.status}).")
             try:
                 row = await self.store.create_game(
-                    guild_id=guild_id, channel_id=channel_id, game=game, creator_id=creator.id, options=opts
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                    game=game,
+                    creator_id=creator.id,
+                    options=opts,
+                    creator_name=seat_name(creator.name, set()),
                 )
             except StoreError as err:
                 raise Refusal("This channel already has a game.") from err
-            await self.store.add_seat(row.id, creator.id, seat_name(creator.name, set()))
         shown = ", ".join(f"{k}={v}" for k, v in opts.items() if v != cls.OPTIONS.get(k))
         return self._outbox(
             row,
@@ -172,11 +176,11 @@ class Tables:
                     " or ask the game's creator or a channel manager to /game abort."
                 )
             seats = await self.store.seats(row.id)
-            if not await self.store.remove_seat(row.id, person.id):
+            left = await self.store.remove_seat(row.id, person.id)
+            if left is None:
                 raise Refusal("You are not seated at this table.")
             name = next(s.name for s in seats if s.player_id == person.id)
-            if len(seats) == 1:
-                await self.store.set_status(row.id, Status.ABORTED)
+            if left == 0:
                 return self._outbox(row, lines=[f"{name} leaves; the table is empty and closes."])
         return self._outbox(row, lines=[f"{name} leaves the table."])
 
@@ -268,7 +272,8 @@ class Tables:
             except Exception as err:
                 if not isinstance(err, GameError):  # a bug, not a player's mistake
                     self._cache.pop(row.id, None)
-                    log.exception("engine fault in game %s on %r", row.id, move)
+                    # Only the kind of move: its words may name the mover's own cards.
+                    log.exception("engine fault in game %s on a %r move", row.id, (move.split() or ["?"])[0][:20])
                 raise
             canonical = game.last_move or move
             try:

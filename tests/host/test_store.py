@@ -78,3 +78,19 @@ async def test_moves_last_keeps_the_most_recent_in_order(store: Store) -> None:
             finished=False,
         )
     assert [m.move for m in await store.moves(gid, last=2)] == ["m3", "m4"]
+
+
+async def test_a_lobby_and_its_creators_seat_are_written_together(store: Store) -> None:
+    row = await store.create_game(
+        guild_id="1", channel_id="c", game="tally", creator_id="u", options={}, creator_name="ann"
+    )
+    assert [(s.seat, s.player_id, s.name) for s in await store.seats(row.id)] == [(0, "u", "ann")]
+
+
+async def test_the_last_seat_leaving_closes_the_lobby_in_the_same_transaction(store: Store) -> None:
+    row = await store.create_game(
+        guild_id="1", channel_id="c", game="tally", creator_id="u", options={}, creator_name="ann"
+    )
+    assert await store.remove_seat(row.id, "nobody") is None
+    assert await store.remove_seat(row.id, "u") == 0
+    assert (await store.game(row.id)).status is Status.ABORTED

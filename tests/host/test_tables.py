@@ -322,3 +322,12 @@ async def test_a_read_racing_a_move_neither_breaks_the_game_nor_serves_the_old_p
     assert table.row.version == 1 and table.game is not None and table.game.view(None)["total"] == 1
     row = await store.active_game(CHANNEL)
     assert row is not None and row.broken is None
+
+
+async def test_an_engine_fault_logs_the_kind_of_move_but_not_its_words(
+    tables: Tables, caplog: pytest.LogCaptureFixture
+) -> None:
+    await started_tally(tables, ANN, BOB)
+    with pytest.raises(RuntimeError):
+        await tables.act(CHANNEL, ANN.id, "boom AS KS QS")
+    assert "'boom' move" in caplog.text and "AS KS QS" not in caplog.text

@@ -89,7 +89,7 @@ class Tally(Game):
             self.rolls.append(die)
             self._advance()
             return "roll", [event("roll", f"{player} rolls {die}.", dice=[die])]
-        if words == ["boom"]:
+        if words[:1] == ["boom"]:
             self.total += 100
             raise RuntimeError("boom: a bug in the middle of a move")
         if len(words) != 2 or words[0] != "add" or not words[1].isdigit():

@@ -78,8 +78,8 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLA
 
     async def callback(self, interaction: discord.Interaction[Tablehost]) -> None:  # type: ignore[override]
         """Plays the move through the same path as a slash command."""
+        from cogs.actions import play_move
         from cogs.client import apologise
-        from cogs.game import play_move
 
         try:
             await play_move(interaction, self.move, button=(self.game_id, self.version))

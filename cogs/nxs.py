@@ -15,9 +15,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.actions import Interaction, open_table, play_move
 from cogs.buttons import QUICK_MOVES
 from cogs.client import Tablehost, refusal
-from cogs.game import Interaction, open_table, play_move
 from engines import GameError
 from engines.nxs.view import piece_moves
 from host.tables import Table

@@ -12,10 +12,10 @@ from typing import Any
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.actions import Interaction, open_table, play_move
 from cogs.buttons import QUICK_MOVES
 from cogs.client import Tablehost, refusal
 from cogs.delivery import EVENT_FORMATTERS, SECRET_FORMATTERS
-from cogs.game import Interaction, open_table, play_move
 from engines import GameError
 from engines.xisk.board import Board, load_board
 from host.tables import Table

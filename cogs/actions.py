@@ -1,0 +1,162 @@
+"""What every command does once it has its move or lobby action: defer, call host/, deliver, answer.
+
+Shared by the ``/game`` cog, each game's cog and the buttons: results go to the
+channel, refusals and confirmations stay with the caller.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from cogs.client import Tablehost, refusal
+from cogs.delivery import post_public, send_private
+from engines import GameError
+from host.outbox import Outbox
+from host.store import Status
+from host.tables import Person, Stale
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction[Tablehost]
+
+
+def person(interaction: Interaction) -> Person:
+    """Returns the caller as a table person."""
+    return Person(str(interaction.user.id), interaction.user.display_name)
+
+
+def where(interaction: Interaction) -> str:
+    """Returns a short 'in #channel' label for DMs."""
+    channel = interaction.channel
+    name = getattr(channel, "name", None)
+    return f"In #{name}" if name else f"In channel {interaction.channel_id}"
+
+
+async def begin(interaction: Interaction) -> None:
+    """Acknowledges at once, privately: refusals stay with the caller, results go to the channel."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+
+
+def channel_of(interaction: Interaction) -> discord.abc.Messageable:
+    """Returns the channel the interaction came from."""
+    channel = interaction.channel
+    assert channel is not None and isinstance(channel, discord.abc.Messageable)
+    return channel
+
+
+async def open_table(interaction: Interaction, game: str, options: dict[str, Any]) -> None:
+    """Opens a lobby for ``game`` in the caller's channel and announces it (``/<game> new``)."""
+    await begin(interaction)
+    try:
+        out = await interaction.client.tables.create(
+            channel_id=str(interaction.channel_id),
+            guild_id=str(interaction.guild_id) if interaction.guild_id else None,
+            game=game,
+            creator=person(interaction),
+            options=options,
+        )
+    except GameError as err:
+        await interaction.followup.send(refusal(err), ephemeral=True)
+        return
+    await deliver_done(interaction, out)
+
+
+async def deliver_done(interaction: Interaction, out: Outbox) -> None:
+    """Delivers a committed lobby change and says "Done." (never "try again": it happened)."""
+    try:
+        await deliver(interaction, out)
+    except Exception:
+        log.exception("table change in game %s committed but not announced", out.game_id)
+        await interaction.followup.send(
+            "Done, but I could not post it in the channel: `/game board` shows the table.", ephemeral=True
+        )
+        return
+    await interaction.followup.send("Done.", ephemeral=True)
+
+
+async def deliver(interaction: Interaction, out: Outbox) -> None:
+    """Posts an outbox in the interaction's channel and sends its DMs."""
+    bot = interaction.client
+    channel = channel_of(interaction)
+    table = None
+    if out.picture:
+        table = await bot.tables.table(str(interaction.channel_id))
+    await post_public(bot, channel, out, table)
+    await send_private(bot, channel, out, where=where(interaction))
+
+
+async def drop_buttons(interaction: Interaction) -> None:
+    """Removes the buttons of the clicked message; a failure (say, it was deleted) is only logged."""
+    if interaction.message is None:
+        return
+    try:
+        await interaction.message.edit(view=None)
+    except discord.HTTPException as err:
+        log.warning("could not remove the buttons of message %s: %s", interaction.message.id, err)
+
+
+async def play_move(
+    interaction: Interaction, move: str, *, button: tuple[int, int] | None = None, game: str | None = None
+) -> None:
+    """Plays a move for the caller: ephemeral refusal, or a public post with the new picture.
+
+    ``game`` is set by a game's own commands (``/xisk attack``): in a channel
+    running another game the move is refused, never read as that game's notation.
+
+    ``button`` is (game id, version) when the move comes from a button; a stale
+    button is refused and its buttons removed.
+    """
+    await begin(interaction)
+    bot = interaction.client
+    channel_id = str(interaction.channel_id)
+    if button is not None:
+        row = await bot.tables.store.active_game(channel_id)
+        stale = None
+        if row is None or row.id != button[0] or row.status is not Status.RUNNING:
+            stale = "This game has ended."
+        elif row.version != button[1]:
+            stale = "This button is out of date: use the newest message."
+        if stale:
+            await interaction.followup.send(stale, ephemeral=True)
+            await drop_buttons(interaction)
+            return
+    try:
+        out = await bot.tables.act(
+            channel_id,
+            str(interaction.user.id),
+            move,
+            interaction_id=str(interaction.id),
+            for_game=game,
+            position=button,
+        )
+    except GameError as err:
+        await interaction.followup.send(refusal(err), ephemeral=True)
+        if isinstance(err, Stale):
+            await drop_buttons(interaction)
+        return
+    if out.duplicate:
+        await interaction.followup.send("That move was already played.", ephemeral=True)
+        return
+    if button is not None:
+        await drop_buttons(interaction)
+    try:
+        await deliver(interaction, out)
+    except discord.HTTPException as err:  # the move is committed; only the announcement failed
+        log.warning("move %s of game %s committed but not announced: %s", out.version, out.game_id, err)
+        await interaction.followup.send(
+            f"Played `{out.move}`, but Discord refused the post ({err.status}): `/game board` shows the game.",
+            ephemeral=True,
+        )
+        return
+    except Exception:  # e.g. the picture could not be drawn: still committed, so never "try again"
+        log.exception("move %s of game %s committed but not announced", out.version, out.game_id)
+        await interaction.followup.send(
+            f"Played `{out.move}`, but I could not post it: `/game board` shows the game.", ephemeral=True
+        )
+        return
+    await interaction.followup.send(f"Played `{out.move}`.", ephemeral=True)
+
+

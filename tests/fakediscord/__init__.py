@@ -31,6 +31,12 @@ templates). Any other route answers 404 JSON and is kept in ``Recorder.unknown_r
 Messages over 2,000 characters, with over 10 files or embeds (400 code 50035), or with files
 over the attachment size limit (413 code 40005) are refused.
 
+Nonces (channel messages and DMs, JSON or multipart): a ``nonce`` must be an integer or a string
+of at most 25 characters (else 400 code 50035) and is echoed in the message; with
+``enforce_nonce`` a nonce the bot already used within ``FakeDiscord.nonce_window`` (300 s) returns
+that earlier message unchanged, same id, and nothing new is created (``Recorder.nonce_replays``).
+discord.py 2.7 sends a random nonce with every ``send()`` and keeps it across its own retries.
+
 Gateway (JSON text frames, at ``/`` and at the ``resume_gateway_url`` ``/resume/``):
 
 - sends HELLO (op 10), HEARTBEAT_ACK (op 11), INVALID_SESSION (op 9) for a refused RESUME
@@ -46,8 +52,10 @@ Gateway (JSON text frames, at ``/`` and at the ``resume_gateway_url`` ``/resume/
 Fault switches (``FakeDiscord.faults``; each counts ``hits`` and fires ``times`` times, ``None``
 for ever): ``rate_limit`` (429 with ``Retry-After``, ``X-RateLimit-*``, ``Via`` and a body with
 ``retry_after`` and ``global``), ``fail`` (any status: 500, 502, 403...), ``close_dms`` (403 code
-50007 on one user's DM channel), ``delay`` (answers late); ``Gateway.drop`` closes the bot's
-connection (optionally forgetting the session so the RESUME is refused).
+50007 on one user's DM channel), ``delay`` (answers late), ``hold`` (a message create waits,
+optionally after the message was made, until the test completes, fails or drops it; see
+``faults.Hold``); ``Gateway.drop`` closes the bot's connection (optionally forgetting the session
+so the RESUME is refused).
 """
 
 from __future__ import annotations

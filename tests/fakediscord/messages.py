@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING, Any
 
 from tests.fakediscord.payloads import FakeChannel, application_payload, attachment_payload, message_payload
@@ -10,12 +11,15 @@ from tests.fakediscord.recorder import InteractionRecord, SentFile, SentMessage
 if TYPE_CHECKING:
     from tests.fakediscord.server import FakeDiscord
 
-__all__ = ["Rejected", "SentFile", "SentMessage", "application_payload", "apply_callback", "check", "create",
-           "edit"]
+__all__ = ["Rejected", "SentFile", "SentMessage", "application_payload", "apply_callback", "check", "check_nonce",
+           "create", "edit", "post"]
 
 Json = dict[str, Any]
 EPHEMERAL, LOADING = 64, 128
 MAX_CONTENT, MAX_FILES, MAX_EMBEDS = 2000, 10, 10
+MAX_NONCE = 25
+NONCE_WINDOW = 300.0
+"""Seconds an enforced nonce is remembered (Discord: "the past few minutes")."""
 
 
 class Rejected(Exception):
@@ -37,6 +41,42 @@ def check(fake: FakeDiscord, body: Json, files: list[SentFile]) -> None:
         raise Rejected(400, 50035, "Invalid Form Body: too many files or embeds")
     if sum(len(f.data) for f in files) > fake.attachment_size_limit:
         raise Rejected(413, 40005, "Request entity too large")
+
+
+def check_nonce(body: Json) -> None:
+    """Raises Rejected (400 code 50035) for a nonce that is neither an integer nor a string of at most 25
+    characters."""
+    nonce = body.get("nonce")
+    if nonce is None:
+        return
+    if isinstance(nonce, bool) or not isinstance(nonce, int | str):
+        raise Rejected(400, 50035, "Invalid Form Body: nonce must be an integer or a string")
+    if isinstance(nonce, str) and len(nonce) > MAX_NONCE:
+        raise Rejected(400, 50035, f"Invalid Form Body: nonce must be {MAX_NONCE} or fewer in length "
+                                   f"(got {len(nonce)})")
+
+
+def _nonce_key(fake: FakeDiscord, body: Json) -> tuple[int, str] | None:
+    nonce = body.get("nonce")
+    return None if nonce is None else (fake.bot_user.id, str(nonce))
+
+
+def post(fake: FakeDiscord, channel: FakeChannel, body: Json, files: list[SentFile], *, via: str) -> SentMessage:
+    """Creates a channel message or DM, or, for an enforced nonce the same author used in the last
+    ``fake.nonce_window`` seconds, returns that earlier message unchanged (as Discord does)."""
+    key = _nonce_key(fake, body)
+    if key is not None and body.get("enforce_nonce"):
+        earlier = fake.nonces.get(key)
+        if earlier is not None and time.monotonic() - earlier[1] <= fake.nonce_window:
+            message = fake.messages.get(earlier[0])
+            if message is not None and not message.deleted:
+                fake.recorder.nonce_replays.append(message)
+                fake.recorder.touch()
+                return message
+    message = create(fake, channel, body, files, via=via)
+    if key is not None:
+        fake.nonces[key] = (message.id, time.monotonic())
+    return message
 
 
 def _attachments(fake: FakeDiscord, files: list[SentFile]) -> list[Json]:

@@ -191,6 +191,8 @@ def message_payload(
         "pinned": False, "type": 0 if interaction_id is None else 20,
         "flags": int(body.get("flags") or 0), "components": body.get("components") or [],
     }
+    if body.get("nonce") is not None:
+        data["nonce"] = body["nonce"]
     if interaction_id is not None:
         data["application_id"] = str(author.id)
         data["webhook_id"] = str(author.id)

@@ -214,6 +214,8 @@ class Recorder:
         self.requests: list[RequestRecord] = []
         self.unknown_routes: list[tuple[str, str]] = []
         self.sent: list[SentMessage] = []
+        self.nonce_replays: list[SentMessage] = []
+        """The earlier messages returned again for a repeated enforced nonce (nothing new was created)."""
         self.interactions: dict[int, InteractionRecord] = {}
         self.last_activity: float = time.monotonic()
         self.in_flight = 0

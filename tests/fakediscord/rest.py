@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
 from tests.fakediscord import interactions
 from tests.fakediscord import messages as msgs
+from tests.fakediscord.faults import POLL, HeldRequest
 from tests.fakediscord.recorder import RequestRecord
 from tests.fakediscord.replies import FAKE_KEY, PREFIX_KEY, error, read_body, reply
 
@@ -17,6 +20,9 @@ if TYPE_CHECKING:
     from tests.fakediscord.server import FakeDiscord
 
 __all__ = ["FAKE_KEY", "add_routes", "middleware", "unknown"]
+
+NO_ANSWER = 499
+"""The status recorded for a request that got no answer (its connection was closed, or its client left)."""
 
 def route_name(request: web.Request) -> str | None:
     """Returns the discord.py route template of a request (``"POST /channels/{channel_id}/messages"``)."""
@@ -169,10 +175,53 @@ async def post_message(request: web.Request) -> web.Response:
         return error(404, "Unknown Channel", 10003)
     body, files = await read_body(request)
     msgs.check(request.app[FAKE_KEY], body, files)
+    msgs.check_nonce(body)
     if not (body.get("content") or body.get("embeds") or files or body.get("components")):
         return error(400, "Cannot send an empty message", 50006)
-    message = msgs.create(fake, channel, body, files, via="dm" if channel.is_dm else "channel")
-    return reply(message.payload)
+    via = "dm" if channel.is_dm else "channel"
+    held = fake.faults.take_hold(channel.id, via, body)
+    if held is None:
+        return reply(msgs.post(fake, channel, body, files, via=via).payload)
+    return await _serve_held(fake, request, held, lambda: msgs.post(fake, channel, body, files, via=via))
+
+
+def client_gone(request: web.Request) -> bool:
+    """Tells whether the client that sent a request has closed its connection."""
+    transport = request.transport
+    return transport is None or transport.is_closing()
+
+
+async def _serve_held(
+    fake: FakeDiscord, request: web.Request, held: HeldRequest, make: Callable[[], msgs.SentMessage],
+) -> web.Response:
+    """Keeps a message create waiting until the test releases it or its client goes away."""
+    if held.after_create:
+        held.message = make()
+    fake.recorder.in_flight -= 1  # a held request does not keep the bot from looking quiet
+    try:
+        while not held.released and not client_gone(request):
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(held.wait_released(), timeout=POLL)
+    finally:
+        fake.recorder.in_flight += 1
+    if client_gone(request):
+        held.finish("abandoned")
+        return web.Response(status=NO_ANSWER)
+    if held.outcome == "close":
+        transport = request.transport
+        if transport is not None:
+            transport.close()
+        held.finish("closed")
+        return web.Response(status=NO_ANSWER)
+    if held.outcome == "error":
+        held.finish("error")
+        return error(held.status, f"{held.status}: held request failed by the test")
+    if held.message is None:
+        held.message = make()
+        held.finish("created")
+    else:
+        held.finish("answered")
+    return reply(held.message.payload)
 
 
 def _channel_message(request: web.Request) -> msgs.SentMessage | None:

@@ -15,6 +15,7 @@ from aiohttp import web
 from tests.fakediscord import rest
 from tests.fakediscord.faults import Faults
 from tests.fakediscord.gateway import Gateway
+from tests.fakediscord.messages import NONCE_WINDOW
 from tests.fakediscord.payloads import (
     ATTACHMENT_SIZE_LIMIT,
     FakeChannel,
@@ -47,6 +48,7 @@ class FakeDiscord:
     def __init__(
         self, *, heartbeat_interval: float = 1.0, interaction_deadline: float = INTERACTION_DEADLINE,
         enforce_deadline: bool = True, attachment_size_limit: int = ATTACHMENT_SIZE_LIMIT,
+        nonce_window: float = NONCE_WINDOW,
     ) -> None:
         self.ids = Snowflakes()
         self.bot_user = FakeUser(self.ids.next(), "tablehost", bot=True)
@@ -65,6 +67,9 @@ class FakeDiscord:
         self.commands: dict[int | None, list[Json]] = {}
         self._command_ids: dict[tuple[int | None, str], int] = {}
         self.messages: dict[int, SentMessage] = {}
+        self.nonces: dict[tuple[int, str], tuple[int, float]] = {}
+        """(author id, nonce) -> (message id, monotonic time created), for ``enforce_nonce``."""
+        self.nonce_window = nonce_window
         self.recorder = Recorder()
         self.faults = Faults()
         self.gateway = Gateway(self, heartbeat_interval=heartbeat_interval)
@@ -92,7 +97,8 @@ class FakeDiscord:
         await web.SockSite(self._runner, sock).start()
 
     async def close(self) -> None:
-        """Closes the gateway sockets and stops the HTTP site."""
+        """Drops any held request, closes the gateway sockets and stops the HTTP site."""
+        self.faults.release_all("close")
         await self.gateway.close()
         if self._runner is not None:
             await self._runner.cleanup()

@@ -1,0 +1,93 @@
+"""The real bot (``bot.main``) in a child process on the fake Discord: play, SIGKILL it, restart it."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from tests.fakediscord.api import DiscordTest
+from tests.fakediscord.server import FakeDiscord
+from tests.support.bot_process import BotProcess, running_bot
+
+
+@pytest.fixture
+async def bot_process(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotProcess]:
+    """Runs ``python -m tests.support.bot_process -- --sync`` on the fake and always kills it afterwards."""
+    async with running_bot(fake_discord, tmp_path) as process:
+        yield process
+
+
+async def first_to_act(dt: DiscordTest, *players: str) -> tuple[str, str]:
+    """Returns a player with a legal move and that move (from /game play's suggestions)."""
+    for player in players:
+        moves = [m for m in await dt.autocomplete("game", "play", focused="move", user=player, move="")
+                 if m != "resign"]
+        if moves:
+            return player, moves[0]
+    raise AssertionError(f"none of {players} has a legal move")
+
+
+async def test_the_bot_process_plays_survives_sigkill_and_shows_the_game(bot_process: BotProcess) -> None:
+    dt = bot_process.test
+    assert dt.fake.find_command("game", guild_id=None)["name"] == "game"  # synced by --sync
+
+    await dt.slash("game", "new", user="ann", game="nxs")
+    assert dt.messages("general"), "no lobby post after /game new"
+    await dt.slash("game", "join", user="bob")
+    before_start = len(dt.messages("general"))
+    await dt.slash("game", "start", user="ann")
+    assert any(m.files for m in dt.messages("general")[before_start:]), "no board after /game start"
+
+    player, move = await first_to_act(dt, "ann", "bob")
+    before_move = len(dt.messages("general"))
+    played = await dt.slash("game", "play", user=player, move=move)
+    assert played.ephemeral and played.content == f"Played `{move}`.", played.content
+    after_move = dt.messages("general")[before_move:]
+    assert any(m.files for m in after_move), [m.content for m in after_move]
+
+    first_pid = bot_process.pid
+    assert await bot_process.kill() == -9
+    await bot_process.wait_disconnected()
+    syncs = len(dt.recorder.requests_to("PUT /applications/{application_id}/commands"))
+    await bot_process.start(bot_args=[])  # no --sync: the fake kept the commands
+    assert bot_process.pid != first_pid and bot_process.starts == 2
+    assert dt.fake.gateway.identifies == 2
+    assert len(dt.recorder.requests_to("PUT /applications/{application_id}/commands")) == syncs
+
+    before_board = len(dt.messages("general"))
+    board = await dt.slash("game", "board", user="cy")
+    assert board.ephemeral and board.content == "Posted.", board.content
+    [post] = dt.messages("general")[before_board:]
+    [picture] = post.files
+    assert picture.image().format == "PNG"
+    assert "To act:" in post.content, post.content
+    log = await dt.slash("game", "log", user="cy")
+    assert move in log.content, log.content
+    assert bot_process.errors() == [], bot_process.stderr
+
+
+async def test_sigterm_closes_the_store_and_a_killed_bot_leaves_held_posts_unmade(
+    bot_process: BotProcess,
+) -> None:
+    dt = bot_process.test
+    await dt.slash("game", "new", user="ann", game="nxs")
+    await dt.slash("game", "join", user="bob")
+    dt.faults.hold(where="channel")
+    starting = asyncio.create_task(dt.slash("game", "start", user="ann"))
+    held = await dt.faults.held(timeout=5)
+    posts = len(dt.messages("general"))
+    await bot_process.kill()
+    assert await held.finished(timeout=5) == "abandoned"
+    assert len(dt.messages("general")) == posts  # the held post was never made
+    starting.cancel()
+    with pytest.raises((asyncio.CancelledError, TimeoutError)):
+        await starting
+
+    await bot_process.restart()
+    assert await bot_process.terminate() == 0
+    assert "store closed; goodbye" in bot_process.run_stderr(-1)
+    assert "store closed; goodbye" not in bot_process.run_stderr(0)  # SIGKILL: no clean-up at all
+    assert bot_process.runs == [-9, 0]

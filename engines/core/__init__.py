@@ -1,6 +1,6 @@
 """Mechanisms every game shares: the Game contract, errors, events, RNG, dice, cards."""
 
-from engines.core.errors import BadNotation, GameError, GameOver, IllegalMove, NotAPlayer, NotYourTurn
+from engines.core.errors import BadNotation, GameError, GameOver, IllegalMove, NotAPlayer, NotYourTurn, shown
 from engines.core.events import Event, event, is_public
 from engines.core.game import JSON, Game
 from engines.core.rng import Rng
@@ -18,4 +18,5 @@ __all__ = [
     "Rng",
     "event",
     "is_public",
+    "shown",
 ]

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engines.core.errors import BadNotation
+from engines.core.errors import BadNotation, shown
 from engines.core.rng import Rng
 
 RANKS: tuple[str, ...] = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
@@ -31,7 +31,7 @@ def parse_card(text: str) -> str:
     if t.startswith("T"):
         t = "10" + t[1:]
     if t not in DECK_INDEX:
-        raise BadNotation(f"'{text}' is not a card: write rank then suit, like AS, 10H, QD or 2C.")
+        raise BadNotation(f"'{shown(text)}' is not a card: write rank then suit, like AS, 10H, QD or 2C.")
     return t
 
 

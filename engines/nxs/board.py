@@ -16,7 +16,7 @@ counted from the bottom of that column (largest r), 1 first::
 
 from __future__ import annotations
 
-from engines.core.errors import BadNotation
+from engines.core.errors import BadNotation, shown
 from engines.core.hexgrid import Hex, add, hexagon, neighbours
 
 OFFSET_B: Hex = (7, -3)
@@ -61,7 +61,7 @@ def cell_hex(text: str) -> Hex:
     key = text.strip().lower()
     if key not in CELLS:
         raise BadNotation(
-            f"'{text}' is not a hex of the boards: columns a–g are White's board, h–n Black's, "
+            f"'{shown(text, 20)}' is not a hex of the boards: columns a–g are White's board, h–n Black's, "
             "ranks count from 1 at the bottom of each column."
         )
     return CELLS[key]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from engines.core.errors import shown
 from engines.core.hexgrid import Hex, corner, flanks
 
 DIRECTIONS: tuple[str, ...] = ("N", "NE", "SE", "S", "SW", "NW")
@@ -55,5 +56,5 @@ def parse_facing(text: str) -> int:
     """Returns the facing index of a direction name; raises ValueError for anything else."""
     key = text.strip().upper()
     if key not in FACING_INDEX:
-        raise ValueError(f"'{text}' is not a facing: use one of {', '.join(DIRECTIONS)}.")
+        raise ValueError(f"'{shown(text, 20)}' is not a facing: use one of {', '.join(DIRECTIONS)}.")
     return FACING_INDEX[key]

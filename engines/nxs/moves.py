@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engines.core.errors import BadNotation
+from engines.core.errors import BadNotation, shown
 from engines.nxs.board import cell_hex, cell_name
 from engines.nxs.hexes import Turn
 
@@ -94,7 +94,7 @@ def _cell(word: str, text: str) -> str:
     try:
         return cell_name(cell_hex(word))
     except BadNotation as err:
-        raise BadNotation(f"In '{text.strip()}': {err}") from None
+        raise BadNotation(f"In '{shown(text)}': {err}") from None
 
 
 def parse(text: str) -> Move:
@@ -112,4 +112,4 @@ def parse(text: str) -> Move:
             words[1], words[2] = words[2], words[1]
         if words[2] in _WAYS:
             return Rotate(_cell(words[1], text), _WAYS[words[2]])
-    raise BadNotation(f"I can't read '{text.strip()}': {_HELP}.")
+    raise BadNotation(f"I can't read '{shown(text)}': {_HELP}.")

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engines.core import JSON, IllegalMove
+from engines.core import JSON, IllegalMove, shown
 from engines.nxs.board import cell_hex, cell_name
 from engines.nxs.hexes import CORNERS, DIRECTIONS, absolute, parse_facing
 from engines.nxs.position import Piece, Position
@@ -105,7 +105,7 @@ def piece_moves(game_or_view: Nxs | JSON | Any, cell: str) -> dict[str, list[str
     h = cell_hex(cell)
     piece = pos.get(h)
     if piece is None:
-        raise IllegalMove(f"There is no ship on {cell.strip().lower()}.")
+        raise IllegalMove(f"There is no ship on {shown(cell.lower(), 20)}.")
 
     before = scores(pos)
 

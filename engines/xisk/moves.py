@@ -30,9 +30,10 @@ Country ids are checked against the map by the rules, not here.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
-from engines.core import BadNotation
+from engines.core import BadNotation, shown
 from engines.core.deck import deck_order, parse_card
 
 HELP = (
@@ -118,9 +119,13 @@ Move = Claim | Redeem | Place | Attack | Invade | Adjust | End
 _ARITY = {"claim": 1, "redeem": 3, "place": 2, "attack": 2, "invade": 1, "adjust": 3, "end": 0}
 
 
+_COUNT = re.compile(r"[0-9]{1,4}")
+"""A number of chips: ASCII digits only (``str.isdigit`` also accepts '²', which ``int`` refuses)."""
+
+
 def _count(word: str, text: str) -> int:
-    if not word.isdigit() or len(word) > 4:
-        raise BadNotation(f"I can't read '{text}': '{word}' should be a whole number of chips.")
+    if not _COUNT.fullmatch(word):
+        raise BadNotation(f"I can't read '{shown(text)}': '{shown(word, 20)}' should be a whole number of chips.")
     return int(word)
 
 
@@ -129,7 +134,7 @@ def parse(text: str) -> Move:
     raw = text.split()
     words = [w.lower() for w in raw]
     if not words or words[0] not in _ARITY:
-        raise BadNotation(f"I can't read '{text.strip()}': {HELP}.")
+        raise BadNotation(f"I can't read '{shown(text)}': {HELP}.")
     verb, args = words[0], words[1:]
     if len(args) != _ARITY[verb]:
         example = {
@@ -137,21 +142,21 @@ def parse(text: str) -> Move:
             "attack": "attack alaska kamchatka", "invade": "invade 2",
             "adjust": "adjust alaska alberta 2", "end": "end",
         }[verb]
-        raise BadNotation(f"I can't read '{text.strip()}': write it like '{example}'.")
+        raise BadNotation(f"I can't read '{shown(text)}': write it like '{example}'.")
     if verb == "claim":
         return Claim(args[0])
     if verb == "redeem":
         cards = [parse_card(a) for a in raw[1:]]
         if len(set(cards)) != 3:
-            raise BadNotation(f"I can't read '{text.strip()}': a cardset is three different cards.")
+            raise BadNotation(f"I can't read '{shown(text)}': a cardset is three different cards.")
         a, b, c = deck_order(cards)
         return Redeem((a, b, c))
     if verb == "place":
-        return Place(args[0], _count(args[1], text.strip()))
+        return Place(args[0], _count(args[1], text))
     if verb == "attack":
         return Attack(args[0], args[1])
     if verb == "invade":
-        return Invade(_count(args[0], text.strip()))
+        return Invade(_count(args[0], text))
     if verb == "adjust":
-        return Adjust(args[0], args[1], _count(args[2], text.strip()))
+        return Adjust(args[0], args[1], _count(args[2], text))
     return End()

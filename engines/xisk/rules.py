@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.core import Event, IllegalMove, event
+from engines.core import Event, IllegalMove, event, shown
 from engines.core.deck import DECK_INDEX, deck_order
 from engines.core.dice import roll_sorted
 from engines.xisk.battle import attacker_dice, defender_dice, resolve_battle
@@ -110,13 +110,13 @@ def legal_moves(s: XiskState, board: Board, player: str) -> list[Move]:
 
 def _country(board: Board, word: str, text: str) -> str:
     if word not in board.neighbours:
-        raise IllegalMove(f"'{word}' in '{text}' is not a country on the map (use ids like "
+        raise IllegalMove(f"'{shown(word, 30)}' in '{shown(text)}' is not a country on the map (use ids like "
                           "'alaska' or 'western-united-states').")
     return word
 
 
 def _wrong_phase(s: XiskState, text: str) -> IllegalMove:
-    return IllegalMove(f"You can't play '{text}' now: {_PHASE_HINT[s.phase]}.")
+    return IllegalMove(f"You can't play '{shown(text)}' now: {_PHASE_HINT[s.phase]}.")
 
 
 def apply_move(s: XiskState, board: Board, players: list[str], player: str, move: Move) -> list[Event]:

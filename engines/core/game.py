@@ -18,8 +18,9 @@ import json
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar, Self
 
-from engines.core.errors import GameError, GameOver, NotAPlayer, NotYourTurn
+from engines.core.errors import GameError, GameOver, NotAPlayer, NotYourTurn, shown
 from engines.core.events import Event
+from engines.core.reader import FieldError, Reader, check_plain
 
 JSON = dict[str, Any]
 
@@ -54,6 +55,8 @@ class Game(ABC):
     def new(cls, players: list[str], seed: int = 0, options: dict[str, Any] | None = None) -> Self:
         """Returns a new game; raises GameError for a bad seat count, names or options."""
         players = list(players)
+        if not all(isinstance(p, str) and p for p in players):
+            raise GameError("Every player needs a name.")
         if not cls.MIN_PLAYERS <= len(players) <= cls.MAX_PLAYERS:
             raise GameError(
                 f"{cls.TITLE} needs {cls._seat_range()} players, not {len(players)}."
@@ -68,12 +71,20 @@ class Game(ABC):
     def check_options(cls, options: dict[str, Any]) -> dict[str, Any]:
         """Returns the options completed with defaults; raises GameError for unknown ones.
 
+        Refuses anything but plain JSON (text keys; nested at most a few levels, see
+        :func:`engines.core.reader.check_plain`) with a GameError, never a RecursionError.
         Subclasses extend this to check values, and call ``super()`` first.
         """
+        if not isinstance(options, dict):
+            raise GameError(f"{cls.TITLE} options must be name=value pairs.")
+        try:
+            check_plain(options, "options")
+        except FieldError as err:
+            raise GameError(f"{cls.TITLE} cannot take these options ({err}).") from None
         unknown = sorted(set(options) - set(cls.OPTIONS))
         if unknown:
             known = ", ".join(sorted(cls.OPTIONS)) or "none"
-            raise GameError(f"{cls.TITLE} has no option '{unknown[0]}' (options: {known}).")
+            raise GameError(f"{cls.TITLE} has no option '{shown(unknown[0], 30)}' (options: {known}).")
         return {**cls.OPTIONS, **options}
 
     @classmethod
@@ -173,18 +184,48 @@ class Game(ABC):
 
     @classmethod
     def from_json(cls, text: str) -> Self:
-        """Returns the game stored by :meth:`to_json`; raises GameError when it cannot."""
+        """Returns the game stored by :meth:`to_json`; raises GameError when it cannot.
+
+        The snapshot is checked before it is used (:meth:`check_state`): a value of the
+        wrong type, out of range or naming nothing raises a GameError that names the
+        field, so a damaged game is refused once instead of failing at every move.
+        """
+        damaged = f"The saved {cls.TITLE} game is damaged"
         try:
             data = json.loads(text)
-            if data.get("game") != cls.NAME:
-                raise GameError(f"This is a saved {data.get('game')!r} game, not {cls.NAME!r}.")
-            game = cls(list(data["players"]), int(data["seed"]), dict(data["options"]))
-            game.load_state(data["state"])
+            r = Reader("snapshot")
+            check_plain(r.obj(data, ""), "snapshot")
+            game_name = r.text(data, "game", "")
+            if game_name != cls.NAME:
+                raise GameError(f"This is a saved '{shown(game_name, 20)}' game, not '{cls.NAME}'.")
+            players = [r.word(p, f"players[{i}]") for i, p in enumerate(r.items(data, "players", ""))]
+            r.need(cls.MIN_PLAYERS <= len(players) <= cls.MAX_PLAYERS, "players",
+                   f"{cls.TITLE} needs {cls._seat_range()} players, not {len(players)}")
+            r.need(len(set(players)) == len(players), "players", "a name is seated twice")
+            seed = r.int_(data, "seed", "", low=-(2**63), high=2**64)
+            try:
+                options = cls.check_options(r.obj(r.field(data, "options", ""), "options"))
+            except GameError as err:
+                raise GameError(f"{damaged}: {err}") from err
+            game = cls(players, seed, options)
+            state = r.obj(r.field(data, "state", ""), "state")
+            game.check_state(state)
+            game.load_state(state)
         except GameError:
             raise
-        except (ValueError, KeyError, TypeError, AttributeError, IndexError) as err:
-            raise GameError(f"The saved {cls.TITLE} game is damaged: {err!r}") from err
+        except (ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError) as err:
+            reason = str(err) if isinstance(err, FieldError) else f"{type(err).__name__} {shown(str(err))}"
+            raise GameError(f"{damaged}: {reason}.") from err
         return game
+
+    def check_state(self, data: JSON) -> None:
+        """Checks a saved state (from :meth:`dump_state`) before :meth:`load_state` reads it.
+
+        Raises GameError (or a ``FieldError`` naming the field) for any value of the wrong
+        type, out of range or inconsistent with the rest. Every engine overrides this; the
+        default (kept for small test games) accepts any state.
+        """
+        return None
 
     def __repr__(self) -> str:
         state = "over" if self.is_over else f"to act: {', '.join(self.to_act())}"

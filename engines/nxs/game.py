@@ -21,9 +21,11 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from engines.core import JSON, Event, Game, GameError, IllegalMove, event
+from engines.core import JSON, Event, Game, GameError, IllegalMove, event, shown
 from engines.core.hexgrid import Hex
+from engines.core.reader import show_value
 from engines.nxs.board import CELLS, cell_hex, cell_name
+from engines.nxs.checks import check_state
 from engines.nxs.hexes import DIRECTIONS, parse_facing
 from engines.nxs.moves import Capture, Resign, Rotate, Slide, parse
 from engines.nxs.position import Piece, Position, pieces_of, position_key
@@ -107,10 +109,10 @@ class Nxs(Game):
         opts = super().check_options(options)
         _, layouts = default_data()
         if opts["layout"] not in layouts:
-            raise GameError(f"NXS has no layout '{opts['layout']}' (layouts: {', '.join(layouts)}).")
+            raise GameError(f"NXS has no layout {show_value(opts['layout'])} (layouts: {', '.join(layouts)}).")
         if not _whole(opts["target"], 1, MAX_TERRITORY):
             raise GameError(
-                f"target must be a whole number from 1 to {MAX_TERRITORY}, not {opts['target']!r}."
+                f"target must be a whole number from 1 to {MAX_TERRITORY}, not {show_value(opts['target'])}."
             )
         handicap = opts["handicap"]
         if not isinstance(handicap, dict) or not all(
@@ -130,7 +132,7 @@ class Nxs(Game):
         """Builds the starting position of the chosen layout; raises GameError for a bad handicap."""
         for key in self.options["handicap"]:
             if key not in self.players and key not in COLOURS:
-                raise GameError(f"handicap names '{key}', who is not playing (nor white/black).")
+                raise GameError(f"handicap names {show_value(key)}, who is not playing (nor white/black).")
         self.ships, layouts = default_data()
         layout = layouts[self.options["layout"]]
         self._reset({CELLS[cell]: Piece(seat, ship, facing) for seat, ship, cell, facing in layout.pieces})
@@ -230,7 +232,7 @@ class Nxs(Game):
         if self.step is Step.MOVE:
             if isinstance(move, Rotate):
                 raise IllegalMove(
-                    f"First move or capture with a ship, then rotate ('{text.strip()}' comes next)."
+                    f"First move or capture with a ship, then rotate ('{shown(text)}' comes next)."
                 )
             return str(move), self._first_step(player, seat, move)
         if not isinstance(move, Rotate):
@@ -349,6 +351,11 @@ class Nxs(Game):
             "outcome": None if self.outcome is None
             else {"termination": self.outcome.termination.value, "winner": self.outcome.winner},
         }
+
+    def check_state(self, data: JSON) -> None:
+        """Checks a saved state's types, ranges and references (see :mod:`engines.nxs.checks`)."""
+        check_state(data, default_data()[0], self.options, steps=tuple(s.value for s in Step),
+                    terminations=tuple(t.value for t in Termination))
 
     def load_state(self, data: JSON) -> None:
         """Replaces the state with one made by :meth:`dump_state`; raises ValueError or KeyError."""

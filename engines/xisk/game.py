@@ -11,7 +11,9 @@ from typing import Any
 
 from engines.core import JSON, Event, GameError, Rng
 from engines.core.game import Game
+from engines.core.reader import show_value
 from engines.xisk.board import Board, load_board
+from engines.xisk.checks import check_state
 from engines.xisk.moves import parse
 from engines.xisk.rules import apply_move, legal_moves, to_act
 from engines.xisk.setup import CARDS_PER_PLAYER, deal, deal_events
@@ -42,7 +44,7 @@ class Xisk(Game):
         opts = super().check_options(options)
         cpp = opts["cards_per_player"]
         if cpp is not None and (not isinstance(cpp, int) or isinstance(cpp, bool) or not 1 <= cpp <= 21):
-            raise GameError(f"cards_per_player must be a whole number from 1 to 21, not {cpp!r}.")
+            raise GameError(f"cards_per_player must be a whole number from 1 to 21, not {show_value(cpp)}.")
         return opts
 
     def __init__(self, players: list[str], seed: int, options: dict[str, Any]) -> None:
@@ -95,6 +97,10 @@ class Xisk(Game):
     def dump_state(self) -> JSON:
         """Returns the state as a fresh JSON-safe dict (RNG, deck and hands included)."""
         return self.state.to_json()
+
+    def check_state(self, data: JSON) -> None:
+        """Checks a saved state's types, ranges and references (see :mod:`engines.xisk.checks`)."""
+        check_state(data, self.board, self.players)
 
     def load_state(self, data: JSON) -> None:
         """Replaces the state with one from :meth:`dump_state`."""

@@ -26,6 +26,7 @@ from typing import Any
 from shapely.geometry import LineString, Point, Polygon
 
 from engines.core.datafile import read_json
+from engines.core.reader import show_value
 from engines.nexo import layout
 from engines.nexo.datatypes import (
     Ability,
@@ -77,7 +78,7 @@ def _unit(d: Reader, name: str, u: Any, abilities: set[str]) -> UnitType:
     abil = d.items(u, "abilities", p)
     for i, a in enumerate(abil):
         if a not in abilities:
-            raise d.fail(f"{p}.abilities[{i}]", f"unknown ability {a!r}")
+            raise d.fail(f"{p}.abilities[{i}]", f"unknown ability {show_value(a)}")
     return UnitType(
         name=name, title=d.text(u, "title", p), role=d.text(u, "role", p),
         move=d.num(u, "move", p), aim=d.int_(u, "aim", p, low=-6),
@@ -123,16 +124,16 @@ def load_faction(path: Path) -> Faction:
     for n, b in buildings.items():
         for i, u in enumerate(b.produces):
             if u not in units:
-                raise d.fail(f"buildings.{n}.produces[{i}]", f"unknown unit {u!r}")
+                raise d.fail(f"buildings.{n}.produces[{i}]", f"unknown unit {show_value(u)}")
     start = d.obj(d.field(raw, "starting_force", ""), "starting_force")
     sb = tuple(str(x) for x in d.items(start, "buildings", "starting_force"))
     sm = tuple(str(x) for x in d.items(start, "models", "starting_force"))
     for i, x in enumerate(sb):
         if x not in buildings:
-            raise d.fail(f"starting_force.buildings[{i}]", f"unknown building {x!r}")
+            raise d.fail(f"starting_force.buildings[{i}]", f"unknown building {show_value(x)}")
     for i, x in enumerate(sm):
         if x not in units:
-            raise d.fail(f"starting_force.models[{i}]", f"unknown unit {x!r}")
+            raise d.fail(f"starting_force.models[{i}]", f"unknown unit {show_value(x)}")
     return Faction(d.text(raw, "name", ""), d.text(raw, "title", ""), units, buildings,
                    abilities, sb, sm)
 
@@ -157,7 +158,7 @@ def parse_piece(d: Reader, p: str, t: Any, types: dict[str, TerrainType]) -> Ter
     t = d.obj(t, p)
     kind = d.text(t, "type", p)
     if kind not in types:
-        raise d.fail(f"{p}.type", f"unknown terrain type {kind!r} (known: {', '.join(sorted(types))})")
+        raise d.fail(f"{p}.type", f"unknown terrain type {show_value(kind)} (known: {', '.join(sorted(types))})")
     ttype = types[kind]
     poly: Ring = ()
     line: Ring = ()
@@ -210,7 +211,7 @@ def load_preset(path: Path, faction: Faction, types: dict[str, TerrainType],
     ids = [p.id for p in terrain] + [k.id for k in depots]
     dup = sorted({i for i in ids if ids.count(i) > 1})
     if dup:
-        raise d.fail("terrain", f"the id {dup[0]!r} is used twice")
+        raise d.fail("terrain", f"the id {show_value(dup[0])} is used twice")
     shapes = [(f"terrain[{i}] ({p.id})", piece_shape(p, barricade_width)) for i, p in enumerate(terrain)]
     problems = layout.on_battlefield_problems(shapes, width=width, length=length)
     if problems:
@@ -228,7 +229,7 @@ def load_preset(path: Path, faction: Faction, types: dict[str, TerrainType],
             o = d.obj(o, p)
             kind = d.text(o, "type", p)
             if kind not in table:
-                raise d.fail(f"{p}.type", f"unknown {key[:-1]} type {kind!r}")
+                raise d.fail(f"{p}.type", f"unknown {key[:-1]} type {show_value(kind)}")
             pl = Placement(kind, d.num(o, "x", p), d.num(o, "y", p),
                            d.int_(o, "rot", p, default=0))
             if key == "buildings":

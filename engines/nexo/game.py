@@ -33,12 +33,15 @@ Readings chosen here:
 from __future__ import annotations
 
 from contextlib import suppress
+from dataclasses import replace
 from typing import Any
 
-from engines.core import JSON, Event, Game, GameError, IllegalMove, event
+from engines.core import JSON, Event, Game, GameError, IllegalMove, event, shown
+from engines.core.reader import show_value
 from engines.core.rng import Rng
 from engines.nexo import economy, legal, production, rounds
 from engines.nexo.activation import finish, play_order
+from engines.nexo.checks import check_state
 from engines.nexo.data import default_ruleset
 from engines.nexo.moves import (
     Ability,
@@ -84,13 +87,13 @@ class Nexo(Game):
         rules = default_ruleset()
         carb = opts["carbonite"]
         if isinstance(carb, bool) or not isinstance(carb, int) or carb < 0:
-            raise GameError(f"carbonite must be a whole number of at least 0, not {carb!r}.")
+            raise GameError(f"carbonite must be a whole number of at least 0, not {show_value(carb)}.")
         if opts["battlefield"] not in (*rules.presets, "random"):
             known = ", ".join([*sorted(rules.presets), "random"])
-            raise GameError(f"There is no battlefield {opts['battlefield']!r} (battlefields: {known}).")
+            raise GameError(f"There is no battlefield {show_value(opts['battlefield'])} (battlefields: {known}).")
         limit = opts["round_limit"]
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
-            raise GameError(f"round_limit must be a whole number of at least 1, or none; not {limit!r}.")
+            raise GameError(f"round_limit must be a whole number of at least 1, or none; not {show_value(limit)}.")
         if opts["scenario"] is not None:
             try:
                 load_scenario(opts["scenario"], rules, seed=0, carbonite=carb,
@@ -164,7 +167,7 @@ class Nexo(Game):
         for part in parts:
             if done and (self.state.over or player not in self.to_act()):
                 events.append(event("refused",
-                                    f"'{part.strip()}' was not played: it is no longer your turn."))
+                                    f"'{shown(part)}' was not played: it is no longer your turn."))
                 break
             saved = self.dump_state() if len(parts) > 1 else {}
             try:
@@ -173,7 +176,7 @@ class Nexo(Game):
                 if not done:
                     raise
                 self.load_state(saved)
-                events.append(event("refused", f"'{part.strip()}' was refused: {err}", to=player))
+                events.append(event("refused", f"'{shown(part)}' was refused: {err}", to=player))
                 break
             done.append(canonical)
             events += evs
@@ -222,10 +225,11 @@ class Nexo(Game):
             return f"scrap {events[0]['unit']}", events + rounds.settle(w)
         if isinstance(move, Go | Attack | Unary | Ability):
             if s.phase not in (Phase.WORKER, Phase.ACTION):
-                raise IllegalMove(f"'{move}' is an activation order: units activate in the Worker and "
-                                  "Action Phases.")
+                raise IllegalMove(f"'{shown(str(move))}' is an activation order: units activate in the Worker "
+                                  "and Action Phases.")
+            move = _resolved(w, move)
             events = play_order(w, rng, seat, move, s.phase.value)
-            canonical = self._canonical(w, move)
+            canonical = str(move)
             if s.active is not None and legal.only_done(w, w.piece(s.active)):
                 events += finish(w)  # ruling 16: nothing but 'done' is left
             if s.active is None and not s.over:
@@ -236,27 +240,12 @@ class Nexo(Game):
         if isinstance(move, Word) and move.verb == "pass":
             return "pass", self._pass(w, seat)
         if s.phase != Phase.PRODUCTION:
-            raise IllegalMove(f"'{move}' is a Production Phase order; this is the {s.phase.value} phase.")
+            raise IllegalMove(f"'{shown(str(move))}' is a Production Phase order; this is the {s.phase.value} phase.")
         if isinstance(move, Produce):
             return str(move), production.produce(w, seat, move)
         if isinstance(move, Construct):
             return str(move), production.construct(w, seat, move)
         return "end", rounds.end_production(w, seat, rng, self.options["round_limit"])
-
-    def _canonical(self, w: World, move: Go | Attack | Unary | Ability) -> str:
-        unit = move.unit
-        with suppress(IllegalMove):  # destroyed during its own order (Overwatch)
-            unit = w.resolve(move.unit)
-        if isinstance(move, Attack):
-            target = move.target
-            with suppress(IllegalMove):  # destroyed by the attack
-                target = w.resolve(move.target)
-            return str(Attack(move.verb, unit, target, move.weapon))
-        if isinstance(move, Go):
-            return str(Go(move.verb, unit, move.path))
-        if isinstance(move, Ability):
-            return str(Ability(move.verb, unit, move.target))
-        return str(Unary(move.verb, unit))
 
     def _harvest_all(self, w: World, rng: Rng, seat: str) -> tuple[str, list[Event]]:
         """Plays ruling 16's ``harvest all``: worker after worker, while the turn stays with ``seat``."""
@@ -335,6 +324,10 @@ class Nexo(Game):
     def dump_state(self) -> JSON:
         return self.state.to_json()
 
+    def check_state(self, data: JSON) -> None:
+        """Checks a saved state's types, ranges and references (see :mod:`engines.nexo.checks`)."""
+        check_state(data, default_ruleset())
+
     def load_state(self, data: JSON) -> None:
         self.rules = default_ruleset()
         old = getattr(self, "state", None)
@@ -342,3 +335,21 @@ class Nexo(Game):
         self.state.sort()
         if old is None or old.terrain != self.state.terrain or old.depots != self.state.depots:
             self._terrain = Terrain(field_of(self.state), self.rules)
+
+
+def _resolved(w: World, move: Go | Attack | Unary | Ability) -> Go | Attack | Unary | Ability:
+    """Returns ``move`` naming its pieces by their exact ids, resolved in the position before it.
+
+    An exact id resolves to itself, so the logged order means the same piece on replay even
+    when the typed case was ambiguous (``A2`` for ``a2``) or the piece is destroyed by the
+    order itself. A name that resolves to nothing is left as typed: the order is refused.
+    """
+    unit = move.unit
+    with suppress(IllegalMove):
+        unit = w.resolve(move.unit)
+    if isinstance(move, Attack):
+        target = move.target
+        with suppress(IllegalMove):
+            target = w.resolve(move.target)
+        return replace(move, unit=unit, target=target)
+    return replace(move, unit=unit)

@@ -62,18 +62,41 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engines.core.errors import BadNotation
+from engines.core.errors import BadNotation, shown
 
-_CELL = re.compile(r"^([a-v])(\d{1,2})$")
-_XY = re.compile(r"^(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)$")
-_ID = re.compile(r"^[a-z][a-z0-9_]{0,11}$")
+_CELL = re.compile(r"([a-v])([0-9]{1,2})")
+_NUM = r"(-?[0-9]{1,5}(?:\.[0-9]{1,20})?)"
+_XY = re.compile(_NUM + r"\s*,\s*" + _NUM)
+_ID = re.compile(r"[a-z][a-z0-9_]{0,11}")
+# ASCII only: '\d' and str.isdigit() also accept other scripts' digits (and '²').
 
 Pos = tuple[float, float]
+DECIMALS = 2
+"""Positions are read, applied and logged at this many decimals."""
+MAX_WAYPOINTS = 20
+"""The most positions one ``move`` or ``dash`` may list."""
+
+
+def _coord(text: str) -> float:
+    return round(float(text), DECIMALS) + 0.0  # + 0.0: -0.0 becomes 0.0
+
+
+def _fmt(v: float) -> str:
+    text = f"{round(v, DECIMALS) + 0.0:.{DECIMALS}f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
 
 
 def fmt_pos(p: Pos) -> str:
-    """Returns a position in canonical ``x,y`` form (two decimals at most)."""
-    return f"{round(p[0], 2):g},{round(p[1], 2):g}"
+    """Returns a position in canonical ``x,y`` form (two decimals at most).
+
+    :func:`parse_pos` rounds to the same two decimals, so what is applied is what is logged::
+
+        >>> fmt_pos((12.5, 30.0)), fmt_pos((1234.567, -0.001))
+        ('12.5,30', '1234.57,0')
+        >>> parse_pos(fmt_pos(parse_pos("3.14159,2.71828"))) == parse_pos("3.14159,2.71828")
+        True
+    """
+    return f"{_fmt(p[0])},{_fmt(p[1])}"
 
 
 @dataclass(frozen=True)
@@ -180,8 +203,8 @@ Move = First | Concede | Go | Attack | Unary | Ability | Word | Produce | Constr
 
 
 def _ident(text: str, word: str, *, upper: bool = False) -> str:
-    if not _ID.match(word.lower()):
-        raise BadNotation(f"I can't read '{text.strip()}': '{word}' is not an id.")
+    if not word.isascii() or not _ID.fullmatch(word.lower()):
+        raise BadNotation(f"I can't read '{shown(text)}': '{shown(word, 20)}' is not an id.")
     return word.upper() if upper else word
 
 
@@ -203,22 +226,23 @@ def parse_move(text: str) -> Move:
 
     def need(n: int, shape: str, most: int | None = None) -> None:
         if not n <= len(args) <= (n if most is None else most):
-            raise BadNotation(f"I can't read '{raw}': write '{shape}'.")
+            raise BadNotation(f"I can't read '{shown(raw)}': write '{shape}'.")
 
     if verb == "first":
         if args in (["me"], ["them"]):
             return First(args[0])
-        raise BadNotation(f"I can't read '{raw}': write 'first me' or 'first them'.")
+        raise BadNotation(f"I can't read '{shown(raw)}': write 'first me' or 'first them'.")
     if verb in ("concede", "pass", "end"):
         need(0, verb)
         return Concede() if verb == "concede" else Word(verb)
     if verb in ("move", "dash"):
-        if len(args) < 2:
-            raise BadNotation(f"I can't read '{raw}': write '{verb} <unit> <x,y> [<x,y> …]'.")
+        if not 2 <= len(args) <= 1 + MAX_WAYPOINTS:
+            raise BadNotation(f"I can't read '{shown(raw)}': write '{verb} <unit> <x,y> [<x,y> …]' "
+                              f"(at most {MAX_WAYPOINTS} positions).")
         return Go(verb, ident(0), tuple(parse_pos(a) for a in args[1:]))
     if verb in ("shoot", "fight"):
         need(2, f"{verb} <unit> <target> [<weapon>]", 3)
-        return Attack(verb, ident(0), ident(1), args[2] if len(args) == 3 else None)
+        return Attack(verb, ident(0), ident(1), _ident(raw, args[2]) if len(args) == 3 else None)
     if verb in ("overwatch", "done", "scrap"):
         need(1, f"{verb} <{'id' if verb == 'scrap' else 'unit'}>")
         return Unary(verb, ident(0))
@@ -230,22 +254,22 @@ def parse_move(text: str) -> Move:
     if verb == "produce":
         need(2, "produce <building> <unit type> [<x,y>]", 3)
         pos = parse_pos(args[2]) if len(args) == 3 else None
-        return Produce(_ident(raw, args[0], upper=True), args[1], pos)
+        return Produce(_ident(raw, args[0], upper=True), _ident(raw, args[1]), pos)
     if verb == "construct":
         need(2, "construct <building type> <x,y> [r90]", 3)
         if len(args) == 3 and args[2] not in ("r90", "r0"):
-            raise BadNotation(f"I can't read '{raw}': the turn is written 'r90'.")
-        return Construct(args[0], parse_pos(args[1]), 90 if args[2:] == ["r90"] else 0)
-    raise BadNotation(f"I can't read '{raw}': '{words[0]}' is not an order.")
+            raise BadNotation(f"I can't read '{shown(raw)}': the turn is written 'r90'.")
+        return Construct(_ident(raw, args[0]), parse_pos(args[1]), 90 if args[2:] == ["r90"] else 0)
+    raise BadNotation(f"I can't read '{shown(raw)}': '{shown(words[0], 20)}' is not an order.")
 
 
 def parse_pos(text: str) -> Pos:
     """Returns a position from ``x,y`` or a grid cell like ``C7``; raises BadNotation."""
     t = text.strip().lower()
-    m = _XY.match(t)
+    m = _XY.fullmatch(t)
     if m:
-        return (float(m.group(1)), float(m.group(2)))
-    m = _CELL.match(t)
+        return (_coord(m.group(1)), _coord(m.group(2)))
+    m = _CELL.fullmatch(t)
     if m and 1 <= int(m.group(2)) <= 30:
         return (float(2 * (ord(m.group(1)) - ord("a")) + 1), float(2 * (int(m.group(2)) - 1) + 1))
-    raise BadNotation(f"I can't read the position '{text.strip()}': write x,y in inches or a cell like C7.")
+    raise BadNotation(f"I can't read the position '{shown(text, 30)}': write x,y in inches or a cell like C7.")

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engines.core.reader import show_value
 from engines.core.rng import Rng
 from engines.nexo.battlefield import generate
 from engines.nexo.data import building_shape, parse_piece, piece_shape
@@ -63,7 +64,7 @@ def _battlefield(r: Reader, raw: dict[str, Any], rules: Ruleset, default: str, r
         return generate(rules, rng)
     if name not in rules.presets:
         known = ", ".join(sorted(rules.presets))
-        raise r.fail("battlefield.preset", f"unknown preset {name!r} (known: {known}, random)")
+        raise r.fail("battlefield.preset", f"unknown preset {show_value(name)} (known: {known}, random)")
     return rules.presets[name]
 
 
@@ -92,7 +93,7 @@ def _side(r: Reader, state: State, seat: str, raw: dict[str, Any], rules: Rulese
     def new_id(o: dict[str, Any], p: str) -> str:
         i = r.text(o, "id", p)
         if i in ids:
-            raise r.fail(at(p, "id"), f"the id {i!r} is used twice")
+            raise r.fail(at(p, "id"), f"the id {show_value(i)} is used twice")
         ids.add(i)
         where[i] = p
         return i

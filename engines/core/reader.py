@@ -58,7 +58,7 @@ def show_value(v: Any) -> str:
         return "a list"
     if isinstance(v, dict):
         return "an object"
-    return f"a {type(v).__name__}"
+    return f"a value of type {type(v).__name__}"
 
 
 class Reader:
@@ -202,35 +202,48 @@ def check_plain(value: Any, source: str) -> None:
         ...
         engines.core.reader.FieldError: options: target[0]...[0]: nested too deeply (at most 12 levels)
     """
-    stack: list[tuple[Any, str, int]] = [(value, "", 0)]
+    # Each entry is (value, depth, parent entry, key): a path is spelled out only for an error.
+    Entry = tuple[Any, int, Any, Any]
+    stack: list[Entry] = [(value, 0, None, None)]
     count = 0
+
+    def fail(entry: Entry, problem: str) -> FieldError:
+        keys = []
+        while entry[2] is not None:
+            keys.append(entry[3])
+            entry = entry[2]
+        path = ""
+        for key in reversed(keys):
+            path = at(path, key if isinstance(key, int) else shown(str(key), 30))
+        return FieldError(f"{source}: {path or '(top)'}: {problem}")
+
     while stack:
-        v, path, depth = stack.pop()
+        entry = stack.pop()
+        v, depth = entry[0], entry[1]
         count += 1
         if count > MAX_ITEMS:
             raise FieldError(f"{source}: holds more than {MAX_ITEMS} values")
-        if v is None or isinstance(v, bool):
+        if v is None or v is True or v is False:
             continue
-        if isinstance(v, int):
-            if abs(v) > MAX_WHOLE:
-                raise FieldError(f"{source}: {path or '(top)'}: the number is too large")
-            continue
-        if isinstance(v, float):
+        kind = type(v)
+        if kind is int:
+            if not -MAX_WHOLE <= v <= MAX_WHOLE:
+                raise fail(entry, "the number is too large")
+        elif kind is float:
             if not math.isfinite(v):
-                raise FieldError(f"{source}: {path or '(top)'}: expected a finite number")
-            continue
-        if isinstance(v, str):
+                raise fail(entry, "expected a finite number")
+        elif kind is str:
             if len(v) > MAX_TEXT:
-                raise FieldError(f"{source}: {path or '(top)'}: the text is too long (at most {MAX_TEXT})")
-            continue
-        if not isinstance(v, dict | list):
-            raise FieldError(f"{source}: {path or '(top)'}: {show_value(v)} is not a JSON value")
-        if depth >= MAX_DEPTH:
-            raise FieldError(f"{source}: {path or '(top)'}: nested too deeply (at most {MAX_DEPTH} levels)")
-        if isinstance(v, list):
-            stack.extend((item, at(path, i), depth + 1) for i, item in enumerate(v))
-            continue
-        for k, item in v.items():
-            if not isinstance(k, str):
-                raise FieldError(f"{source}: {path or '(top)'}: a key is {show_value(k)}, not text")
-            stack.append((item, at(path, shown(k, 30)), depth + 1))
+                raise fail(entry, f"the text is too long (at most {MAX_TEXT})")
+        elif kind is list or kind is dict:
+            if depth >= MAX_DEPTH:
+                raise fail(entry, f"nested too deeply (at most {MAX_DEPTH} levels)")
+            if kind is list:
+                stack.extend((item, depth + 1, entry, i) for i, item in enumerate(v))
+                continue
+            for k, item in v.items():
+                if type(k) is not str:
+                    raise fail(entry, f"a key is {show_value(k)}, not text")
+                stack.append((item, depth + 1, entry, k))
+        else:
+            raise fail(entry, f"{show_value(v)} is not a JSON value")

@@ -12,7 +12,6 @@ from typing import Any
 import discord
 
 from cogs.client import Tablehost, refusal
-from cogs.delivery import post_public, send_private
 from engines import GameError
 from host.outbox import Outbox
 from host.store import Status
@@ -26,13 +25,6 @@ Interaction = discord.Interaction[Tablehost]
 def person(interaction: Interaction) -> Person:
     """Returns the caller as a table person."""
     return Person(str(interaction.user.id), interaction.user.display_name)
-
-
-def where(interaction: Interaction) -> str:
-    """Returns a short 'in #channel' label for DMs."""
-    channel = interaction.channel
-    name = getattr(channel, "name", None)
-    return f"In #{name}" if name else f"In channel {interaction.channel_id}"
 
 
 async def begin(interaction: Interaction) -> None:
@@ -69,23 +61,24 @@ async def deliver_done(interaction: Interaction, out: Outbox) -> None:
     try:
         await deliver(interaction, out)
     except Exception:
-        log.exception("table change in game %s committed but not announced", out.game_id)
+        log.warning("table change in game %s committed; its announcement is left to the retries", out.game_id,
+                    exc_info=True)
         await interaction.followup.send(
-            "Done, but I could not post it in the channel: `/game board` shows the table.", ephemeral=True
+            "Done, but I could not post it in the channel yet; I'll keep trying. `/game board` shows the table.",
+            ephemeral=True,
         )
         return
     await interaction.followup.send("Done.", ephemeral=True)
 
 
 async def deliver(interaction: Interaction, out: Outbox) -> None:
-    """Posts an outbox in the interaction's channel and sends its DMs."""
+    """Sends a committed change's announcement now; on failure it stays stored and is retried."""
     bot = interaction.client
-    channel = channel_of(interaction)
-    table = None
-    if out.picture:
-        table = await bot.tables.table(str(interaction.channel_id))
-    await post_public(bot, channel, out, table)
-    await send_private(bot, channel, out, where=where(interaction))
+    try:
+        await bot.deliverer.deliver(out)
+    except BaseException:
+        bot.deliverer.kick()
+        raise
 
 
 async def drop_buttons(interaction: Interaction) -> None:
@@ -144,19 +137,14 @@ async def play_move(
         await drop_buttons(interaction)
     try:
         await deliver(interaction, out)
-    except discord.HTTPException as err:  # the move is committed; only the announcement failed
-        log.warning("move %s of game %s committed but not announced: %s", out.version, out.game_id, err)
+    except Exception as err:  # the move is committed; only its announcement is late, and it is retried
+        status = f" ({err.status})" if isinstance(err, discord.HTTPException) else ""
+        log.warning("move %s of game %s committed; its announcement is left to the retries%s", out.version,
+                    out.game_id, status, exc_info=not isinstance(err, discord.HTTPException))
         await interaction.followup.send(
-            f"Played `{out.move}`, but Discord refused the post ({err.status}): `/game board` shows the game.",
+            f"Played `{out.move}`, but I could not post it yet{status}; I'll keep trying."
+            " `/game board` shows the game.",
             ephemeral=True,
         )
         return
-    except Exception:  # e.g. the picture could not be drawn: still committed, so never "try again"
-        log.exception("move %s of game %s committed but not announced", out.version, out.game_id)
-        await interaction.followup.send(
-            f"Played `{out.move}`, but I could not post it: `/game board` shows the game.", ephemeral=True
-        )
-        return
     await interaction.followup.send(f"Played `{out.move}`.", ephemeral=True)
-
-

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from typing import Any
 
@@ -10,6 +11,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from host.deliverer import Deliverer
+from host.outbox import Outbox
 from host.tables import Tables
 from render import render
 
@@ -93,6 +96,8 @@ class Tablehost(commands.Bot):
             command_prefix=commands.when_mentioned, intents=intents, help_command=None, tree_cls=Tree, **options
         )
         self.tables = tables
+        self.deliverer = Deliverer(tables.store, self.announce)
+        self._deliveries: asyncio.Task[None] | None = None
         self._render_slots = asyncio.Semaphore(render_workers)
         self._sync_guild = sync_guild
         self._sync = sync
@@ -124,6 +129,22 @@ class Tablehost(commands.Bot):
         async with self._render_slots:
             return await asyncio.to_thread(render, game, view, title=title, **marks)
 
+    async def announce(self, out: Outbox, late: bool) -> None:
+        """Delivers one stored announcement on Discord (the deliverer calls this)."""
+        from cogs.delivery import announce
+
+        await announce(self, out, late)
+
     async def on_ready(self) -> None:
-        """Logs who the bot is once connected."""
+        """Logs who the bot is once connected, and starts delivering what is still pending."""
         log.info("ready as %s in %d servers", self.user, len(self.guilds))
+        if self._deliveries is None or self._deliveries.done():
+            self._deliveries = asyncio.create_task(self.deliverer.run(), name="tablehost-deliveries")
+
+    async def close(self) -> None:
+        """Stops delivering (what is pending stays stored for the next start), then disconnects."""
+        if self._deliveries is not None:
+            self._deliveries.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._deliveries
+        await super().close()

@@ -2,11 +2,14 @@
 
 An :class:`Outbox` is adapter-neutral: the Discord cogs and the console both
 deliver it. Public parts may go to a channel; ``private`` goes to one player each.
+It is written to the store in the same transaction as the change it announces
+(so it holds secrets, and is never logged), and marked delivered once sent.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import json
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from engines.core import Event
@@ -21,6 +24,10 @@ class Outbox:
     holds the user ids who must act now and were not already acting, and
     ``private`` maps a user id to what only they may read (``secrets`` keeps the
     raw private part of their view for adapters that format hands themselves).
+    ``actor_id`` is who made the change: told on the channel post when the
+    announcement comes late (after a restart) and they never got their reply.
+    ``id`` is the stored announcement's id (None for one that was never stored,
+    e.g. "already played"); ``receipt`` is what a deliverer already sent of it.
     """
 
     game_id: int
@@ -39,7 +46,36 @@ class Outbox:
     version: int = 0
     names: dict[str, str] = field(default_factory=dict)
     """User id → seat name, for adapters that must name a player (e.g. a closed-DM notice)."""
+    actor_id: str | None = None
+    guild_id: str | None = None
+    id: int | None = None
+    receipt: dict[str, Any] = field(default_factory=dict)
 
     def text(self) -> str:
         """Returns the public lines and event texts joined for one channel post."""
         return "\n".join([*self.lines, *(e["text"] for e in self.events)])
+
+    def to_json(self) -> str:
+        """Returns the stored form (the store keeps ``id``, ``game_id``, ``channel_id`` and ``receipt`` aside).
+
+        >>> out = Outbox(game_id=3, game="tally", channel_id="9", lines=["ann joins."])
+        >>> back = Outbox.from_json(out.to_json(), game_id=3, channel_id="9")
+        >>> back == out
+        True
+        """
+        data = asdict(self)
+        for key in _KEPT_ASIDE:
+            data.pop(key)
+        return json.dumps(data, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str, *, game_id: int, channel_id: str) -> Outbox:
+        """Reads :meth:`to_json`'s form back; raises ValueError (or KeyError, TypeError) when damaged."""
+        data = json.loads(text)
+        if not isinstance(data, dict):
+            raise ValueError("an outbox is a JSON object")
+        known = {f.name for f in fields(cls)} - _KEPT_ASIDE
+        return cls(game_id=game_id, channel_id=channel_id, **{k: v for k, v in data.items() if k in known})
+
+
+_KEPT_ASIDE = frozenset({"id", "game_id", "channel_id", "receipt", "duplicate"})

@@ -1,23 +1,45 @@
-"""The store: games, seats and move logs in SQLite (aiosqlite, WAL).
+"""The store: games, seats, move logs and the durable outbox in SQLite (aiosqlite, WAL).
 
 The schema is versioned with ``PRAGMA user_version``; :data:`MIGRATIONS` holds
 one script per version and :meth:`Store.open` runs the missing ones in order.
-Every accepted move is one transaction: a log row, the new snapshot and a
-version bump, checked against the version the move was computed from.
+
+One writer. aiosqlite runs every call on the connection's own thread, one after
+another; the store hands that thread a whole transaction at a time (``BEGIN
+IMMEDIATE`` … ``COMMIT`` in one function, :meth:`Store._write`), so two
+coroutines' transactions can never interleave, a read never sees another's
+uncommitted work, and a caller cancelled at any await leaves the transaction
+to finish or roll back whole on that thread: a change is there entirely or not
+at all, and the store stays usable.
+
+Every accepted move is one such transaction: a log row, the new snapshot, a
+version bump checked against the version the move was computed from, and the
+move's announcement (its outbox row), which a deliverer later marks delivered.
+
+Nothing here logs a statement or its parameters: snapshots and outboxes hold
+every hand. aiosqlite's own statement logging is silenced below.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
+
+from host.outbox import Outbox
+
+log = logging.getLogger(__name__)
+
+# aiosqlite logs each call with its arguments at DEBUG: whole snapshots, every hand.
+logging.getLogger("aiosqlite").setLevel(logging.WARNING)
+
+T = TypeVar("T")
 
 
 class Status(StrEnum):
@@ -77,6 +99,19 @@ MIGRATIONS: list[str] = [
     CREATE UNIQUE INDEX moves_once_per_interaction
         ON moves (interaction_id) WHERE interaction_id IS NOT NULL;
     """,
+    # 2: the durable outbox: each announcement, written with the change it announces.
+    """
+    CREATE TABLE outbox (
+        id            INTEGER PRIMARY KEY,
+        game_id       INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        channel_id    TEXT NOT NULL,
+        payload       TEXT,
+        receipt       TEXT NOT NULL DEFAULT '{}',
+        created_at    TEXT NOT NULL,
+        delivered_at  TEXT
+    );
+    CREATE INDEX outbox_pending ON outbox (channel_id, id) WHERE delivered_at IS NULL;
+    """,
 ]
 
 
@@ -85,16 +120,51 @@ class StoreError(Exception):
 
 
 class StaleVersion(StoreError):
-    """The game changed since it was loaded; the move was not written."""
+    """The game changed since it was loaded (another writer got there first); nothing was written."""
 
 
 class DuplicateInteraction(StoreError):
     """A move with this interaction id is already in the log."""
 
 
+class ChannelTaken(StoreError):
+    """The channel already has a game in its lobby or running."""
+
+
+class SeatTaken(StoreError):
+    """The player is already seated, or another player has the same seat name."""
+
+
+class StorageUnavailable(StoreError):
+    """The database cannot be written (disk full, read-only, locked): nothing was changed.
+
+    ``reason`` is a short phrase for players ("the bot's storage is full");
+    ``str(error)`` names the file and SQLite's message, for the admin's log.
+    """
+
+    def __init__(self, path: str, reason: str, detail: str) -> None:
+        super().__init__(f"{path}: {reason} ({detail})")
+        self.path = path
+        self.reason = reason
+
+
+# SQLite's primary result codes that mean "the storage, not the request, is at fault".
+_STORAGE_REASONS = {
+    sqlite3.SQLITE_FULL: "the bot's storage is full",
+    sqlite3.SQLITE_READONLY: "the bot's storage is read-only",
+    sqlite3.SQLITE_BUSY: "the bot's storage is locked by another program",
+    sqlite3.SQLITE_LOCKED: "the bot's storage is locked by another program",
+    sqlite3.SQLITE_IOERR: "the bot's storage cannot be written (a disk error)",
+    sqlite3.SQLITE_CANTOPEN: "the bot's storage cannot be opened",
+    sqlite3.SQLITE_PERM: "the bot may not write its storage",
+    sqlite3.SQLITE_CORRUPT: "the bot's storage is damaged",
+    sqlite3.SQLITE_NOTADB: "the bot's storage is not a database",
+}
+
+
 @dataclass(frozen=True)
 class GameRow:
-    """One row of ``games``."""
+    """One row of ``games`` (``snapshot`` is None when it was not read, or before the start)."""
 
     id: int
     guild_id: str | None
@@ -136,10 +206,17 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+_HEAD = (
+    "id, guild_id, channel_id, game, status, creator_id, options, seed, NULL AS snapshot, version, broken,"
+    " created_at, updated_at"
+)
+"""Every column of ``games`` but the snapshot, which is read only when an engine must be loaded."""
+
+
 def _game_row(row: sqlite3.Row) -> GameRow:
     try:
         options = json.loads(row["options"])
-    except ValueError:
+    except (ValueError, RecursionError):
         options = {}
     return GameRow(
         id=row["id"],
@@ -158,8 +235,28 @@ def _game_row(row: sqlite3.Row) -> GameRow:
     )
 
 
+def _move_row(r: sqlite3.Row) -> MoveRow:
+    return MoveRow(r["seq"], r["player_id"], r["move"], r["at"], r["interaction_id"])
+
+
+def _insert_outbox(db: sqlite3.Connection, game_id: int, announce: Outbox | None) -> None:
+    """Writes an announcement in the caller's transaction and gives it its id."""
+    if announce is None:
+        return
+    announce.game_id = game_id
+    cur = db.execute(
+        "INSERT INTO outbox (game_id, channel_id, payload, created_at) VALUES (?, ?, ?, ?)",
+        (game_id, announce.channel_id, announce.to_json(), now()),
+    )
+    announce.id = int(cur.lastrowid or 0)
+
+
 class Store:
-    """An open database; create with :meth:`open`, finish with :meth:`close`."""
+    """An open database; create with :meth:`open`, finish with :meth:`close`.
+
+    Every method is one step on the connection's thread: reads see only
+    committed data, and each write is one whole transaction.
+    """
 
     def __init__(self, db: aiosqlite.Connection, path: str) -> None:
         self._db = db
@@ -167,31 +264,41 @@ class Store:
 
     @classmethod
     async def open(cls, path: str) -> Store:
-        """Opens (or creates) the database at ``path`` and runs the missing migrations."""
-        db = await aiosqlite.connect(path, isolation_level=None)
+        """Opens (or creates) the database at ``path``, checks it can be written, runs the migrations.
+
+        Raises StorageUnavailable (naming the file) when it cannot be opened or written,
+        and StoreError when its schema is newer than this bot.
+        """
+        try:
+            db = await aiosqlite.connect(path, isolation_level=None)
+        except sqlite3.Error as err:
+            raise _storage_error(path, err) from err
         db.row_factory = sqlite3.Row
-        await db.execute("PRAGMA foreign_keys = ON")
-        await db.execute("PRAGMA busy_timeout = 5000")
-        if path != ":memory:":
-            await db.execute("PRAGMA journal_mode = WAL")
-            await db.execute("PRAGMA synchronous = FULL")
         store = cls(db, path)
         try:
+            await store._run(store._prepare)
             await store._migrate()
         except BaseException:
             await db.close()
             raise
         return store
 
+    def _prepare(self, db: sqlite3.Connection) -> None:
+        db.execute("PRAGMA foreign_keys = ON")
+        db.execute("PRAGMA busy_timeout = 5000")
+        if self.path != ":memory:":
+            db.execute("PRAGMA journal_mode = WAL")
+            db.execute("PRAGMA synchronous = FULL")
+        db.execute("BEGIN IMMEDIATE")  # a read-only or locked file is found now, not at the first move
+        db.execute("ROLLBACK")
+
     async def close(self) -> None:
-        """Closes the connection; every committed move is on disk."""
+        """Closes the connection once the steps already queued are done; every committed move is on disk."""
         await self._db.close()
 
     async def schema_version(self) -> int:
         """Returns ``PRAGMA user_version``."""
-        async with self._db.execute("PRAGMA user_version") as cur:
-            row = await cur.fetchone()
-        return int(row[0]) if row else 0
+        return await self._run(lambda db: int(db.execute("PRAGMA user_version").fetchone()[0]))
 
     async def _migrate(self) -> None:
         current = await self.schema_version()
@@ -200,22 +307,60 @@ class Store:
                 f"{self.path} has schema version {current}, newer than this bot ({len(MIGRATIONS)})."
             )
         for version in range(current + 1, len(MIGRATIONS) + 1):
-            async with self.transaction():
+
+            def migrate(db: sqlite3.Connection, version: int = version) -> None:
                 for statement in MIGRATIONS[version - 1].split(";"):
                     if statement.strip():
-                        await self._db.execute(statement)
-                await self._db.execute(f"PRAGMA user_version = {version}")
+                        db.execute(statement)
+                db.execute(f"PRAGMA user_version = {version}")
 
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """Runs the block in one write transaction: all of it is committed, or none."""
-        await self._db.execute("BEGIN IMMEDIATE")
+            await self._write(migrate)
+
+    # -- the one way in ------------------------------------------------------------------
+
+    async def _run(self, step: Callable[[sqlite3.Connection], T]) -> T:
+        """Runs ``step`` on the connection's thread and returns its result.
+
+        The step runs to its end even when the awaiting coroutine is cancelled.
+        aiosqlite's ``_execute`` is the one call that hands its thread a function;
+        its public calls each hand it one statement, which would split a transaction.
+        """
+        conn = self._db
+
+        def call() -> T:
+            return step(conn._conn)
+
         try:
-            yield self._db
-        except BaseException:
-            await self._db.execute("ROLLBACK")
+            return await conn._execute(call)
+        except sqlite3.IntegrityError:
             raise
-        await self._db.execute("COMMIT")
+        except sqlite3.Error as err:
+            if err.sqlite_errorcode & 0xFF in _STORAGE_REASONS:
+                failure = _storage_error(self.path, err)
+                log.error("storage failure: %s", failure)
+                raise failure from err
+            raise
+        except ValueError as err:  # aiosqlite: "Connection closed"
+            raise StorageUnavailable(self.path, "the bot's storage is closed", str(err)) from err
+
+    async def _write(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """Runs ``work`` as one transaction: all of it is committed, or none of it.
+
+        ``work`` may raise to refuse (e.g. StaleVersion): the transaction rolls back.
+        """
+
+        def transaction(db: sqlite3.Connection) -> T:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                result = work(db)
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:  # SQLite may have rolled back already (a full disk does)
+                    db.execute("ROLLBACK")
+                raise
+            return result
+
+        return await self._run(transaction)
 
     # -- games ------------------------------------------------------------------------
 
@@ -228,132 +373,176 @@ class Store:
         creator_id: str,
         options: dict[str, Any],
         creator_name: str | None = None,
+        announce: Outbox | None = None,
     ) -> GameRow:
         """Inserts a game in the lobby, with its creator in seat 0 when ``creator_name`` is given.
 
-        Both happen in one transaction. Raises StoreError when the channel already has a game.
+        Both happen in one transaction, with ``announce`` if given. Raises ChannelTaken
+        when the channel already has a game.
         """
         stamp = now()
-        try:
-            async with self.transaction() as db:
-                cur = await db.execute(
-                    "INSERT INTO games (guild_id, channel_id, game, status, creator_id, options,"
-                    " created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?)",
-                    (guild_id, channel_id, game, creator_id, json.dumps(options), stamp, stamp),
+
+        def work(db: sqlite3.Connection) -> int:
+            cur = db.execute(
+                "INSERT INTO games (guild_id, channel_id, game, status, creator_id, options,"
+                " created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?)",
+                (guild_id, channel_id, game, creator_id, json.dumps(options), stamp, stamp),
+            )
+            game_id = int(cur.lastrowid or 0)
+            if creator_name is not None:
+                db.execute(
+                    "INSERT INTO seats (game_id, seat, player_id, name) VALUES (?, 0, ?, ?)",
+                    (game_id, creator_id, creator_name),
                 )
-                game_id = cur.lastrowid
-                if creator_name is not None:
-                    await db.execute(
-                        "INSERT INTO seats (game_id, seat, player_id, name) VALUES (?, 0, ?, ?)",
-                        (game_id, creator_id, creator_name),
-                    )
+            _insert_outbox(db, game_id, announce)
+            return game_id
+
+        try:
+            game_id = await self._write(work)
         except sqlite3.IntegrityError as err:
-            raise StoreError(f"channel {channel_id} already has an active game") from err
-        row = await self.game(int(game_id or 0))
+            raise ChannelTaken(f"channel {channel_id} already has an active game") from err
+        row = await self.game(game_id)
         assert row is not None
         return row
 
-    async def game(self, game_id: int) -> GameRow | None:
-        """Returns the game with this id, or None."""
-        async with self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cur:
-            row = await cur.fetchone()
-        return _game_row(row) if row else None
+    async def game(self, game_id: int, *, snapshot: bool = True) -> GameRow | None:
+        """Returns the game with this id, or None (without its snapshot unless ``snapshot``)."""
+        columns = "*" if snapshot else _HEAD
+        return await self._one(f"SELECT {columns} FROM games WHERE id = ?", (game_id,))
 
-    async def active_game(self, channel_id: str) -> GameRow | None:
+    async def active_game(self, channel_id: str, *, snapshot: bool = True) -> GameRow | None:
         """Returns the channel's game in the lobby or running, or None."""
-        async with self._db.execute(
-            "SELECT * FROM games WHERE channel_id = ? AND status IN ('lobby', 'running')", (channel_id,)
-        ) as cur:
-            row = await cur.fetchone()
-        return _game_row(row) if row else None
+        columns = "*" if snapshot else _HEAD
+        return await self._one(
+            f"SELECT {columns} FROM games WHERE channel_id = ? AND status IN ('lobby', 'running')", (channel_id,)
+        )
 
-    async def latest_game(self, channel_id: str) -> GameRow | None:
+    async def latest_game(self, channel_id: str, *, snapshot: bool = True) -> GameRow | None:
         """Returns the channel's active game, else its most recent one, or None."""
-        row = await self.active_game(channel_id)
-        if row:
-            return row
-        async with self._db.execute(
-            "SELECT * FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,)
-        ) as cur:
-            found = await cur.fetchone()
-        return _game_row(found) if found else None
+        columns = "*" if snapshot else _HEAD
+        return await self._one(
+            f"SELECT {columns} FROM games WHERE channel_id = ?"
+            " ORDER BY status IN ('lobby', 'running') DESC, id DESC LIMIT 1",
+            (channel_id,),
+        )
+
+    async def _one(self, query: str, params: tuple[Any, ...]) -> GameRow | None:
+        row = await self._run(lambda db: db.execute(query, params).fetchone())
+        return _game_row(row) if row else None
 
     async def running_games(self) -> list[GameRow]:
-        """Returns every running game."""
-        async with self._db.execute("SELECT * FROM games WHERE status = 'running' ORDER BY id") as cur:
-            rows = await cur.fetchall()
+        """Returns every running game (without snapshots)."""
+        rows = await self._run(
+            lambda db: db.execute(f"SELECT {_HEAD} FROM games WHERE status = 'running' ORDER BY id").fetchall()
+        )
         return [_game_row(r) for r in rows]
 
-    async def start_game(self, game_id: int, *, seed: int, snapshot: str) -> None:
+    async def start_game(self, game_id: int, *, seed: int, snapshot: str, announce: Outbox | None = None) -> None:
         """Moves a lobby game to running with its seed and first snapshot."""
-        async with self.transaction() as db:
-            cur = await db.execute(
+
+        def work(db: sqlite3.Connection) -> None:
+            cur = db.execute(
                 "UPDATE games SET status = 'running', seed = ?, snapshot = ?, version = 0, updated_at = ?"
                 " WHERE id = ? AND status = 'lobby'",
                 (seed, snapshot, now(), game_id),
             )
             if cur.rowcount != 1:
                 raise StaleVersion(f"game {game_id} is no longer in its lobby")
+            _insert_outbox(db, game_id, announce)
 
-    async def set_status(self, game_id: int, status: Status) -> None:
-        """Sets a game's status."""
-        async with self.transaction() as db:
-            await db.execute(
-                "UPDATE games SET status = ?, updated_at = ? WHERE id = ?", (status.value, now(), game_id)
+        await self._write(work)
+
+    async def set_status(
+        self, game_id: int, status: Status, *, expect: tuple[Status, ...] = ACTIVE, announce: Outbox | None = None
+    ) -> None:
+        """Sets a game's status when it is one of ``expect``; raises StaleVersion otherwise."""
+
+        def work(db: sqlite3.Connection) -> None:
+            marks = ", ".join("?" for _ in expect)
+            cur = db.execute(
+                f"UPDATE games SET status = ?, updated_at = ? WHERE id = ? AND status IN ({marks})",
+                (status.value, now(), game_id, *(s.value for s in expect)),
             )
+            if cur.rowcount != 1:
+                raise StaleVersion(f"game {game_id} is no longer {' or '.join(expect)}")
+            _insert_outbox(db, game_id, announce)
+
+        await self._write(work)
 
     async def mark_broken(self, game_id: int, reason: str) -> None:
         """Records why a game cannot be loaded; it stays so until aborted."""
-        async with self.transaction() as db:
-            await db.execute(
+        await self._write(
+            lambda db: db.execute(
                 "UPDATE games SET broken = ?, updated_at = ? WHERE id = ?", (reason, now(), game_id)
             )
+        )
+
+    async def repair(self, game_id: int, *, from_version: int, version: int, snapshot: str) -> None:
+        """Rewrites a snapshot and version rebuilt from the log (the log is the truth)."""
+
+        def work(db: sqlite3.Connection) -> None:
+            cur = db.execute(
+                "UPDATE games SET snapshot = ?, version = ?, updated_at = ? WHERE id = ? AND version = ?",
+                (snapshot, version, now(), game_id, from_version),
+            )
+            if cur.rowcount != 1:
+                raise StaleVersion(f"game {game_id} is not at version {from_version}")
+
+        await self._write(work)
 
     # -- seats ------------------------------------------------------------------------
 
     async def seats(self, game_id: int) -> list[Seat]:
         """Returns the seats in seat order."""
-        async with self._db.execute(
-            "SELECT seat, player_id, name FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
-        ) as cur:
-            rows = await cur.fetchall()
+        rows = await self._run(
+            lambda db: db.execute(
+                "SELECT seat, player_id, name FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+            ).fetchall()
+        )
         return [Seat(r["seat"], r["player_id"], r["name"]) for r in rows]
 
-    async def add_seat(self, game_id: int, player_id: str, name: str) -> Seat:
-        """Seats a player after the last seat; raises StoreError if seated or the name is taken."""
+    async def add_seat(self, game_id: int, player_id: str, name: str, *, announce: Outbox | None = None) -> Seat:
+        """Seats a player after the last seat in a lobby; raises SeatTaken if seated or the name is taken."""
+
+        def work(db: sqlite3.Connection) -> int:
+            if db.execute("SELECT 1 FROM games WHERE id = ? AND status = 'lobby'", (game_id,)).fetchone() is None:
+                raise StaleVersion(f"game {game_id} is no longer in its lobby")
+            seat = int(
+                db.execute("SELECT COALESCE(MAX(seat), -1) + 1 FROM seats WHERE game_id = ?", (game_id,)).fetchone()[0]
+            )
+            db.execute(
+                "INSERT INTO seats (game_id, seat, player_id, name) VALUES (?, ?, ?, ?)",
+                (game_id, seat, player_id, name),
+            )
+            _insert_outbox(db, game_id, announce)
+            return seat
+
         try:
-            async with self.transaction() as db:
-                async with db.execute(
-                    "SELECT COALESCE(MAX(seat), -1) + 1 FROM seats WHERE game_id = ?", (game_id,)
-                ) as cur:
-                    row = await cur.fetchone()
-                seat = int(row[0]) if row else 0
-                await db.execute(
-                    "INSERT INTO seats (game_id, seat, player_id, name) VALUES (?, ?, ?, ?)",
-                    (game_id, seat, player_id, name),
-                )
+            seat = await self._write(work)
         except sqlite3.IntegrityError as err:
-            raise StoreError(f"{player_id} or {name!r} is already seated in game {game_id}") from err
+            raise SeatTaken(f"{player_id} or {name!r} is already seated in game {game_id}") from err
         return Seat(seat, player_id, name)
 
-    async def remove_seat(self, game_id: int, player_id: str) -> int | None:
+    async def remove_seat(self, game_id: int, player_id: str, *, announce: Outbox | None = None) -> int | None:
         """Removes a player's seat and returns how many seats are left (None: they had none).
 
         A lobby left empty is aborted in the same transaction.
         """
-        async with self.transaction() as db:
-            cur = await db.execute("DELETE FROM seats WHERE game_id = ? AND player_id = ?", (game_id, player_id))
+
+        def work(db: sqlite3.Connection) -> int | None:
+            cur = db.execute("DELETE FROM seats WHERE game_id = ? AND player_id = ?", (game_id, player_id))
             if cur.rowcount != 1:
                 return None
-            async with db.execute("SELECT COUNT(*) FROM seats WHERE game_id = ?", (game_id,)) as count:
-                found = await count.fetchone()
-            left = int(found[0]) if found else 0
+            left = int(db.execute("SELECT COUNT(*) FROM seats WHERE game_id = ?", (game_id,)).fetchone()[0])
             if left == 0:
-                await db.execute(
+                db.execute(
                     "UPDATE games SET status = 'aborted', updated_at = ? WHERE id = ? AND status = 'lobby'",
                     (now(), game_id),
                 )
+            _insert_outbox(db, game_id, announce)
             return left
+
+        return await self._write(work)
 
     # -- the move log -----------------------------------------------------------------
 
@@ -367,32 +556,40 @@ class Store:
         snapshot: str,
         interaction_id: str | None,
         finished: bool,
+        announce: Outbox | None = None,
     ) -> int:
-        """Writes one move: log row, snapshot and version bump, atomically.
+        """Writes one move: log row, snapshot, version bump and announcement, atomically.
 
         Returns the new version. Raises StaleVersion when the game moved on since
-        ``expected_version`` and DuplicateInteraction when the interaction id is
-        already logged; in both cases nothing is written.
+        ``expected_version`` (or its log is ahead of it), and DuplicateInteraction
+        when the interaction id is already logged; in every case nothing is written.
         """
         new_version = expected_version + 1
         stamp = now()
         status = Status.FINISHED if finished else Status.RUNNING
+
+        def work(db: sqlite3.Connection) -> None:
+            cur = db.execute(
+                "UPDATE games SET snapshot = ?, version = ?, status = ?, updated_at = ?"
+                " WHERE id = ? AND version = ? AND status = 'running'",
+                (snapshot, new_version, status.value, stamp, game_id, expected_version),
+            )
+            if cur.rowcount != 1:
+                raise StaleVersion(f"game {game_id} is not at version {expected_version}")
+            db.execute(
+                "INSERT INTO moves (game_id, seq, player_id, move, at, interaction_id) VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, new_version, player_id, move, stamp, interaction_id),
+            )
+            _insert_outbox(db, game_id, announce)
+
         try:
-            async with self.transaction() as db:
-                cur = await db.execute(
-                    "UPDATE games SET snapshot = ?, version = ?, status = ?, updated_at = ?"
-                    " WHERE id = ? AND version = ? AND status = 'running'",
-                    (snapshot, new_version, status.value, stamp, game_id, expected_version),
-                )
-                if cur.rowcount != 1:
-                    raise StaleVersion(f"game {game_id} is not at version {expected_version}")
-                await db.execute(
-                    "INSERT INTO moves (game_id, seq, player_id, move, at, interaction_id)"
-                    " VALUES (?, ?, ?, ?, ?, ?)",
-                    (game_id, new_version, player_id, move, stamp, interaction_id),
-                )
+            await self._write(work)
         except sqlite3.IntegrityError as err:
-            raise DuplicateInteraction(f"interaction {interaction_id} is already logged") from err
+            if "interaction_id" in str(err):
+                raise DuplicateInteraction(f"interaction {interaction_id} is already logged") from err
+            if "moves.game_id, moves.seq" in str(err):
+                raise StaleVersion(f"game {game_id}'s log is ahead of its version {expected_version}") from err
+            raise
         return new_version
 
     async def moves(self, game_id: int, *, last: int | None = None) -> list[MoveRow]:
@@ -400,17 +597,84 @@ class Store:
         query = "SELECT seq, player_id, move, at, interaction_id FROM moves WHERE game_id = ?"
         if last is not None:
             query = f"SELECT * FROM ({query} ORDER BY seq DESC LIMIT {int(last)})"
-        async with self._db.execute(query + " ORDER BY seq", (game_id,)) as cur:
-            rows = await cur.fetchall()
-        return [MoveRow(r["seq"], r["player_id"], r["move"], r["at"], r["interaction_id"]) for r in rows]
+        rows = await self._run(lambda db: db.execute(query + " ORDER BY seq", (game_id,)).fetchall())
+        return [_move_row(r) for r in rows]
+
+    async def last_seq(self, game_id: int) -> int:
+        """Returns the number of the last logged move (0 when none)."""
+        return await self._run(
+            lambda db: int(
+                db.execute("SELECT COALESCE(MAX(seq), 0) FROM moves WHERE game_id = ?", (game_id,)).fetchone()[0]
+            )
+        )
 
     async def move_by_interaction(self, interaction_id: str) -> tuple[int, MoveRow] | None:
         """Returns (game id, move) logged under an interaction id, or None."""
-        async with self._db.execute(
-            "SELECT game_id, seq, player_id, move, at, interaction_id FROM moves WHERE interaction_id = ?",
-            (interaction_id,),
-        ) as cur:
-            r = await cur.fetchone()
-        if r is None:
-            return None
-        return r["game_id"], MoveRow(r["seq"], r["player_id"], r["move"], r["at"], r["interaction_id"])
+        r = await self._run(
+            lambda db: db.execute(
+                "SELECT game_id, seq, player_id, move, at, interaction_id FROM moves WHERE interaction_id = ?",
+                (interaction_id,),
+            ).fetchone()
+        )
+        return (r["game_id"], _move_row(r)) if r else None
+
+    # -- the outbox -------------------------------------------------------------------
+
+    async def pending(
+        self, *, channel_id: str | None = None, before: int | None = None, older_than: float | None = None
+    ) -> list[Outbox]:
+        """Returns the announcements not yet delivered, oldest first.
+
+        ``channel_id`` keeps one channel's, ``before`` those with a smaller id, and
+        ``older_than`` those written at least that many seconds ago.
+        """
+        query = "SELECT id, game_id, channel_id, payload, receipt FROM outbox WHERE delivered_at IS NULL"
+        params: list[Any] = []
+        if older_than is not None:
+            query += " AND created_at <= ?"
+            params.append((datetime.now(UTC) - timedelta(seconds=older_than)).isoformat(timespec="seconds"))
+        if channel_id is not None:
+            query += " AND channel_id = ?"
+            params.append(channel_id)
+        if before is not None:
+            query += " AND id < ?"
+            params.append(before)
+        rows = await self._run(lambda db: db.execute(query + " ORDER BY id", params).fetchall())
+        found = []
+        for r in rows:
+            try:
+                out = Outbox.from_json(r["payload"] or "{}", game_id=r["game_id"], channel_id=r["channel_id"])
+            except (ValueError, TypeError, KeyError, RecursionError):
+                log.error("outbox %s of game %s cannot be read; it is skipped", r["id"], r["game_id"])
+                await self.delivered(r["id"], {"unreadable": True})
+                continue
+            out.id, out.receipt = r["id"], json.loads(r["receipt"] or "{}")
+            found.append(out)
+        return found
+
+    async def is_delivered(self, outbox_id: int) -> bool:
+        """Returns whether an announcement is marked delivered (an unknown id counts as delivered)."""
+        row = await self._run(
+            lambda db: db.execute("SELECT delivered_at FROM outbox WHERE id = ?", (outbox_id,)).fetchone()
+        )
+        return row is None or row["delivered_at"] is not None
+
+    async def save_receipt(self, outbox_id: int, receipt: dict[str, Any]) -> None:
+        """Records what part of an announcement was delivered (message ids), so a retry does not repeat it."""
+        text = json.dumps(receipt)
+        await self._write(lambda db: db.execute("UPDATE outbox SET receipt = ? WHERE id = ?", (text, outbox_id)))
+
+    async def delivered(self, outbox_id: int, receipt: dict[str, Any]) -> None:
+        """Marks an announcement delivered with its message ids and drops its payload (it holds hands)."""
+        text, stamp = json.dumps(receipt), now()
+        await self._write(
+            lambda db: db.execute(
+                "UPDATE outbox SET receipt = ?, payload = NULL, delivered_at = ? WHERE id = ?",
+                (text, stamp, outbox_id),
+            )
+        )
+
+
+def _storage_error(path: str, err: sqlite3.Error) -> StorageUnavailable:
+    code = getattr(err, "sqlite_errorcode", sqlite3.SQLITE_CANTOPEN) & 0xFF
+    return StorageUnavailable(path, _STORAGE_REASONS.get(code, "the bot's storage failed"), str(err))

@@ -1,10 +1,14 @@
 """Tables: one game per channel, from lobby to the last move.
 
-Every change follows one path: take the channel's lock → load the game (from
-the cache when its version matches the store) → apply → commit (version
-checked) → build the :class:`Outbox`. A move is acknowledged only after its
-commit, so nothing a player is told can be lost. The move log is the truth;
-the snapshot is its cache, and :meth:`Tables.replay` proves they agree.
+Every change follows one path: take the channel's lock → find the game (from
+the cache, else the store) → apply → commit the change *and its announcement*
+in one transaction (version checked) → return the :class:`Outbox`. A change is
+acknowledged only after its commit, and its announcement is durable, so what a
+player is told happened has happened, and what happened will be told.
+
+The move log is the truth; the snapshot is its cache, and :meth:`Tables.replay`
+proves they agree. Engines stay in a bounded LRU (finished games leave it);
+locks live only while someone holds or waits for them.
 """
 
 from __future__ import annotations
@@ -12,18 +16,36 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Callable
-from dataclasses import dataclass
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engines import GAMES, GameError
-from engines.core import Event, Game, is_public
+from engines.core import Event, Game, is_public, shown
 from host.outbox import Outbox
-from host.store import DuplicateInteraction, GameRow, MoveRow, Seat, StaleVersion, Status, Store, StoreError
+from host.store import (
+    ChannelTaken,
+    DuplicateInteraction,
+    GameRow,
+    MoveRow,
+    Seat,
+    SeatTaken,
+    StaleVersion,
+    Status,
+    StorageUnavailable,
+    Store,
+)
 
 log = logging.getLogger(__name__)
 
 MAX_NAME = 32
+MAX_MOVE = 300
+"""Longest move text read; anything longer is refused before the engine sees it."""
+CACHE_SIZE = 512
+"""Default number of running games whose engines stay in memory (``TABLEHOST_CACHE``)."""
 
 
 class Refusal(GameError):
@@ -32,6 +54,10 @@ class Refusal(GameError):
 
 class Stale(Refusal):
     """A move chosen at a position (e.g. a button) that the game has since left."""
+
+
+class Unavailable(Refusal):
+    """The store cannot save anything now (disk full, read-only, locked); nothing was changed."""
 
 
 @dataclass(frozen=True)
@@ -89,14 +115,21 @@ class Tables:
     """The table service shared by every adapter (Discord cogs, the console)."""
 
     def __init__(
-        self, store: Store, *, debug: bool = False, seeds: Callable[[], int] = lambda: secrets.randbits(62)
+        self,
+        store: Store,
+        *,
+        debug: bool = False,
+        seeds: Callable[[], int] = lambda: secrets.randbits(62),
+        cache_size: int = CACHE_SIZE,
     ) -> None:
         """``seeds`` draws the seed of each new game (tests pass a fixed one)."""
         self.store = store
         self.debug = debug
         self._seeds = seeds
-        self._locks: dict[str, asyncio.Lock] = {}
-        self._cache: dict[int, tuple[int, Game]] = {}
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._cache: OrderedDict[str, Table] = OrderedDict()
+        """Channel id → its running game with a loaded engine, most recently used last."""
+        self.cache_size = cache_size
         self._closing = False
 
     def lock(self, channel_id: str) -> asyncio.Lock:
@@ -106,7 +139,10 @@ class Tables:
         """
         if self._closing:
             raise Refusal("The bot is restarting: try again in a minute. Nothing was changed.")
-        return self._locks.setdefault(channel_id, asyncio.Lock())
+        lock = self._locks.get(channel_id)
+        if lock is None:
+            lock = self._locks[channel_id] = asyncio.Lock()
+        return lock
 
     async def drain(self) -> None:
         """Refuses new changes and waits until every change in progress is committed."""
@@ -114,6 +150,11 @@ class Tables:
         for lock in list(self._locks.values()):
             async with lock:
                 pass
+
+    @property
+    def cached(self) -> int:
+        """How many engines are held in memory."""
+        return len(self._cache)
 
     # -- lobby ------------------------------------------------------------------------
 
@@ -123,32 +164,39 @@ class Tables:
         """Opens a lobby and seats its creator; raises Refusal or GameError."""
         cls = GAMES.get(game)
         if cls is None:
-            raise Refusal(f"There is no game called '{game}' (games: {', '.join(sorted(GAMES))}).")
+            raise Refusal(f"There is no game called '{shown(game, 30)}' (games: {', '.join(sorted(GAMES))}).")
         opts = cls.check_options(options)
-        async with self.lock(channel_id):
-            current = await self.store.active_game(channel_id)
-            if current is not None:
-                raise Refusal(f"This channel already has a {_title(current)} game ({current.status}).")
-            try:
-                row = await self.store.create_game(
-                    guild_id=guild_id,
-                    channel_id=channel_id,
-                    game=game,
-                    creator_id=creator.id,
-                    options=opts,
-                    creator_name=seat_name(creator.name, set()),
-                )
-            except StoreError as err:
-                raise Refusal("This channel already has a game.") from err
-        shown = ", ".join(f"{k}={v}" for k, v in opts.items() if v != cls.OPTIONS.get(k))
-        return self._outbox(
-            row,
+        shown_opts = ", ".join(f"{k}={v}" for k, v in opts.items() if v != cls.OPTIONS.get(k))
+        out = Outbox(
+            game_id=0,
+            game=game,
+            channel_id=channel_id,
+            guild_id=guild_id,
+            actor_id=creator.id,
             lines=[
                 f"{creator.name} opened a {cls.TITLE} table"
-                + (f" ({shown})" if shown else "")
+                + (f" ({shown_opts})" if shown_opts else "")
                 + f". {cls._seat_range()} players: join, then start."
             ],
         )
+        async with self.lock(channel_id):
+            current = await self.store.active_game(channel_id, snapshot=False)
+            if current is not None:
+                raise Refusal(f"This channel already has a {_title(current)} game ({current.status}).")
+            with _saving():
+                try:
+                    await self.store.create_game(
+                        guild_id=guild_id,
+                        channel_id=channel_id,
+                        game=game,
+                        creator_id=creator.id,
+                        options=opts,
+                        creator_name=seat_name(creator.name, set()),
+                        announce=out,
+                    )
+                except ChannelTaken as err:
+                    raise Refusal("This channel already has a game.") from err
+        return out
 
     async def join(self, channel_id: str, person: Person) -> Outbox:
         """Seats a player in the channel's lobby; raises Refusal."""
@@ -161,13 +209,18 @@ class Tables:
             if len(seats) >= cls.MAX_PLAYERS:
                 raise Refusal(f"The table is full ({cls.MAX_PLAYERS} players).")
             name = seat_name(person.name, {s.name for s in seats})
-            seat = await self.store.add_seat(row.id, person.id, name)
-        return self._outbox(row, lines=[f"{seat.name} joins ({len(seats) + 1}/{cls.MAX_PLAYERS})."])
+            out = self._outbox(row, actor=person, lines=[f"{name} joins ({len(seats) + 1}/{cls.MAX_PLAYERS})."])
+            with _saving():
+                try:
+                    await self.store.add_seat(row.id, person.id, name, announce=out)
+                except (SeatTaken, StaleVersion) as err:
+                    raise Refusal("The table changed meanwhile: look again and retry. Nothing was changed.") from err
+        return out
 
     async def leave(self, channel_id: str, person: Person) -> Outbox:
         """Unseats a player from the lobby; the lobby closes when nobody is left."""
         async with self.lock(channel_id):
-            row = await self.store.active_game(channel_id)
+            row = await self.store.active_game(channel_id, snapshot=False)
             if row is None:
                 raise Refusal("There is no game in this channel.")
             if row.status is Status.RUNNING:
@@ -176,13 +229,17 @@ class Tables:
                     " or ask the game's creator or a channel manager to /game abort."
                 )
             seats = await self.store.seats(row.id)
-            left = await self.store.remove_seat(row.id, person.id)
+            name = next((s.name for s in seats if s.player_id == person.id), None)
+            if name is None:
+                raise Refusal("You are not seated at this table.")
+            last = len(seats) == 1
+            line = f"{name} leaves; the table is empty and closes." if last else f"{name} leaves the table."
+            out = self._outbox(row, actor=person, lines=[line], finished=last)
+            with _saving():
+                left = await self.store.remove_seat(row.id, person.id, announce=out)
             if left is None:
                 raise Refusal("You are not seated at this table.")
-            name = next(s.name for s in seats if s.player_id == person.id)
-            if left == 0:
-                return self._outbox(row, lines=[f"{name} leaves; the table is empty and closes."])
-        return self._outbox(row, lines=[f"{name} leaves the table."])
+        return out
 
     async def start(self, channel_id: str, person: Person, *, seed: int | None = None) -> Outbox:
         """Starts the lobby's game with the seated players; raises Refusal or GameError."""
@@ -193,30 +250,35 @@ class Tables:
             if person.id != row.creator_id and all(s.player_id != person.id for s in seats):
                 raise Refusal("Only a seated player can start the game.")
             if not cls.MIN_PLAYERS <= len(seats) <= cls.MAX_PLAYERS:
-                raise Refusal(
-                    f"{cls.TITLE} needs {cls._seat_range()} players; {len(seats)} seated."
-                )
+                raise Refusal(f"{cls.TITLE} needs {cls._seat_range()} players; {len(seats)} seated.")
             seed = self._seeds() if seed is None else seed
             game = cls.new([s.name for s in seats], seed, row.options)
-            snapshot = game.to_json()
-            await self.store.start_game(row.id, seed=seed, snapshot=snapshot)
-            self._cache[row.id] = (0, game)
-            table = Table(row, seats, game)
-            out = self._move_outbox(table, game, game.opening_events(), set(), {}, None, 0)
+            started = replace(row, status=Status.RUNNING, seed=seed, version=0)
+            table = Table(started, seats, game)
+            out = self._move_outbox(table, game, game.opening_events(), set(), {}, None, 0, actor=person)
             out.lines.insert(0, f"{cls.TITLE} begins: {', '.join(s.name for s in seats)}.")
+            with _saving():
+                await self.store.start_game(row.id, seed=seed, snapshot=game.to_json(), announce=out)
+            self._remember(table)
             return out
 
     async def abort(self, channel_id: str, person: Person, *, can_manage: bool) -> Outbox:
         """Ends the channel's game for good; only its creator or a channel manager may."""
         async with self.lock(channel_id):
-            row = await self.store.active_game(channel_id)
+            self._cache.pop(channel_id, None)
+            row = await self.store.active_game(channel_id, snapshot=False)
             if row is None:
                 raise Refusal("There is no game in this channel to abort.")
             if person.id != row.creator_id and not can_manage:
                 raise Refusal("Only the game's creator or someone with Manage Channels can abort it.")
-            await self.store.set_status(row.id, Status.ABORTED)
-            self._cache.pop(row.id, None)
-        return self._outbox(row, lines=[f"{person.name} aborted the {_title(row)} game."], finished=True)
+            out = self._outbox(row, actor=person, lines=[f"{person.name} aborted the {_title(row)} game."])
+            out.finished = True
+            with _saving():
+                try:
+                    await self.store.set_status(row.id, Status.ABORTED, announce=out)
+                except StaleVersion as err:
+                    raise Refusal("That game has just ended. Nothing was changed.") from err
+        return out
 
     # -- moves ------------------------------------------------------------------------
 
@@ -230,54 +292,90 @@ class Tables:
         for_game: str | None = None,
         position: tuple[int, int] | None = None,
     ) -> Outbox:
-        """Plays one move for a seated player and commits it before returning.
+        """Plays one move for a seated player and commits it, with its announcement, before returning.
 
         ``for_game`` names the game the move was written for (a game's own command);
         a channel running another game refuses it. ``position`` is the (game id,
         version) a button was posted at; checked under the lock, so of two quick
         clicks on one button only the first is played (the other raises Stale).
 
-        Raises Refusal (no game, another game, not seated, not running, damaged game)
-        or the engine's IllegalMove; in every such case nothing changes. A repeated
-        ``interaction_id`` returns an outbox with ``duplicate`` set and applies nothing.
+        Raises Refusal (no game, another game, not seated, not running, damaged game,
+        storage unavailable) or the engine's GameError; in every such case nothing
+        changes. A repeated ``interaction_id`` returns an outbox with ``duplicate``
+        set and applies nothing.
         """
+        if len(move) > MAX_MOVE:
+            raise Refusal(f"That is too long to be a move ({len(move)} characters): '{shown(move)}'.")
         async with self.lock(channel_id):
-            row = await self.store.active_game(channel_id)
-            if row is None:
-                raise Refusal("There is no game running in this channel.")
-            if row.status is Status.LOBBY:
-                raise Refusal("The game has not started yet: seated players can start it.")
-            if for_game is not None and row.game != for_game:
-                raise Refusal(
-                    f"This channel has a {_title(row)} game, not a {GAMES[for_game].TITLE} game:"
-                    f" /{for_game} commands don't apply here. Nothing was changed."
-                )
-            seats = await self.store.seats(row.id)
-            table = Table(row, seats, None)
-            name = table.name_of(person_id)
-            if name is None:
-                raise Refusal("You are not playing in this game; you can watch it.")
-            if interaction_id and await self.store.move_by_interaction(interaction_id):
+            for attempt in (1, 2):
+                try:
+                    return await self._act(channel_id, person_id, move, interaction_id, for_game, position)
+                except _AlreadyPlayed:
+                    return Outbox(game_id=0, game="", channel_id=channel_id, lines=[str(_AlreadyPlayed())],
+                                  duplicate=True)
+                except StaleVersion as err:  # another process got there first and nothing was committed
+                    self._cache.pop(channel_id, None)
+                    if attempt == 2:
+                        raise Refusal(
+                            "Another move landed at the same moment: look at the board and try again."
+                        ) from err
+            raise AssertionError("unreachable")
+
+    async def _act(
+        self,
+        channel_id: str,
+        person_id: str,
+        move: str,
+        interaction_id: str | None,
+        for_game: str | None,
+        position: tuple[int, int] | None,
+    ) -> Outbox:
+        table = self._cache.get(channel_id)
+        from_cache = table is not None
+        if table is None:
+            table = await self._running(channel_id, interaction_id)
+        else:
+            self._cache.move_to_end(channel_id)
+        row = table.row
+        if for_game is not None and row.game != for_game:
+            raise Refusal(
+                f"This channel has a {_title(row)} game, not a {GAMES[for_game].TITLE} game:"
+                f" /{for_game} commands don't apply here. Nothing was changed."
+            )
+        name = table.name_of(person_id)
+        if name is None:
+            raise Refusal("You are not playing in this game; you can watch it.")
+        if position is not None and position[0] != row.id:
+            raise Stale("This game has ended.")
+        if position is not None and position[1] != row.version:
+            if await self._already_played(interaction_id):
                 return self._outbox(row, lines=["That move was already played."], duplicate=True)
-            if position is not None and position[0] != row.id:
-                raise Stale("This game has ended.")
-            if position is not None and position[1] != row.version:
-                raise Stale("This button is out of date: use the newest message.")
-            game = await self._load(row, seats)
-            acting_before = set(game.to_act())
-            public_before = game.view(None)
-            secrets_before = {s.name: secret_part(game, s.name, public_before) for s in seats}
-            try:
-                events = game.play(name, move)
-            except Exception as err:
-                if not isinstance(err, GameError):  # a bug, not a player's mistake
-                    self._cache.pop(row.id, None)
-                    # Only the kind of move: its words may name the mover's own cards.
-                    log.exception("engine fault in game %s on a %r move", row.id, (move.split() or ["?"])[0][:20])
-                raise
+            raise Stale("This button is out of date: use the newest message.")
+        game = table.game
+        assert game is not None
+        acting_before = set(game.to_act())
+        public_before = game.view(None) if game.HAS_SECRETS else {}
+        secrets_before = {s.name: secret_part(game, s.name, public_before) for s in table.seats}
+        try:
+            events = game.play(name, move)
+        except GameError:  # the engine restored its state: the cached engine is still exact
+            if await self._already_played(interaction_id):
+                return self._outbox(row, lines=["That move was already played."], duplicate=True)
+            if from_cache and await self._moved_elsewhere(row):  # another process played meanwhile
+                raise StaleVersion(f"game {row.id} moved on") from None
+            raise
+        except Exception:  # a bug, not a player's mistake
+            self._cache.pop(channel_id, None)
+            # Only the kind of move: its words may name the mover's own cards.
+            log.exception("engine fault in game %s on a %r move", row.id, (move.split() or ["?"])[0][:20])
+            raise
+        try:
             canonical = game.last_move or move
-            try:
-                version = await self.store.commit_move(
+            version = row.version + 1
+            out = self._move_outbox(table, game, events, acting_before, secrets_before, canonical, version)
+            out.actor_id = person_id
+            with _saving():
+                await self.store.commit_move(
                     row.id,
                     expected_version=row.version,
                     player_id=person_id,
@@ -285,15 +383,38 @@ class Tables:
                     snapshot=game.to_json(),
                     interaction_id=interaction_id,
                     finished=game.is_over,
+                    announce=out,
                 )
-            except DuplicateInteraction:
-                self._cache.pop(row.id, None)
-                return self._outbox(row, lines=["That move was already played."], duplicate=True)
-            except BaseException:
-                self._cache.pop(row.id, None)
-                raise
-            self._cache[row.id] = (version, game)
-            return self._move_outbox(table, game, events, acting_before, secrets_before, canonical, version)
+        except DuplicateInteraction:
+            self._cache.pop(channel_id, None)
+            return self._outbox(row, lines=["That move was already played."], duplicate=True)
+        except BaseException:  # cancelled, stale or failed: the engine is ahead of the store
+            self._cache.pop(channel_id, None)
+            raise
+        table.row = replace(row, version=version, status=Status.FINISHED if game.is_over else Status.RUNNING)
+        if game.is_over:
+            self._cache.pop(channel_id, None)
+        return out
+
+    async def _moved_elsewhere(self, row: GameRow) -> bool:
+        """Returns whether the stored game is no longer at the cached row's version and status."""
+        stored = await self.store.game(row.id, snapshot=False)
+        return stored is None or (stored.version, stored.status) != (row.version, row.status)
+
+    async def _already_played(self, interaction_id: str | None) -> bool:
+        return bool(interaction_id) and await self.store.move_by_interaction(interaction_id or "") is not None
+
+    async def _running(self, channel_id: str, interaction_id: str | None) -> Table:
+        """Loads the channel's running game (not cached); raises Refusal when there is none."""
+        row = await self.store.active_game(channel_id, snapshot=False)
+        if row is None or row.status is not Status.RUNNING:
+            if await self._already_played(interaction_id):  # e.g. the repeat of the game's last move
+                raise _AlreadyPlayed()
+            if row is None:
+                raise Refusal("There is no game running in this channel.")
+            raise Refusal("The game has not started yet: seated players can start it.")
+        seats = await self.store.seats(row.id)
+        return await self._load(row, seats)
 
     def _move_outbox(
         self,
@@ -304,9 +425,11 @@ class Tables:
         secrets_before: dict[str, dict[str, Any]],
         canonical: str | None,
         version: int,
+        *,
+        actor: Person | None = None,
     ) -> Outbox:
         public = game.view(None)
-        out = self._outbox(table.row, table.seats, picture=True, finished=game.is_over)
+        out = self._outbox(table.row, table.seats, actor=actor, picture=True, finished=game.is_over)
         out.view, out.move, out.version = public, canonical, version
         out.events = [e for e in events if is_public(e)]
         for e in events:
@@ -332,26 +455,29 @@ class Tables:
 
     async def table(self, channel_id: str) -> Table:
         """Returns the channel's active game, else its last one; raises Refusal when none."""
-        row = await self.store.latest_game(channel_id)
+        row = await self.store.latest_game(channel_id, snapshot=False)
         if row is None:
             raise Refusal("There is no game in this channel yet.")
+        cached = self._cache.get(channel_id)
+        if cached is not None and (cached.row.id, cached.row.version) == (row.id, row.version):
+            return Table(cached.row, cached.seats, cached.game)
         seats = await self.store.seats(row.id)
-        if row.status is Status.LOBBY or row.snapshot is None:
+        if row.status is Status.LOBBY or row.seed is None:
             return Table(row, seats, None)
         async with self.lock(channel_id):
-            row = await self.store.game(row.id) or row  # re-read: a move may have landed meanwhile
-            return Table(row, seats, await self._load(row, seats))
+            row = await self.store.game(row.id, snapshot=False) or row  # a move may have landed meanwhile
+            return await self._load(row, seats)
 
     async def log(self, channel_id: str, *, last: int = 10) -> tuple[Table, list[MoveRow]]:
         """Returns the channel's latest table and its most recent moves."""
-        row = await self.store.latest_game(channel_id)
+        row = await self.store.latest_game(channel_id, snapshot=False)
         if row is None:
             raise Refusal("There is no game in this channel yet.")
         return Table(row, await self.store.seats(row.id), None), await self.store.moves(row.id, last=last)
 
     async def replay(self, game_id: int) -> Game:
         """Rebuilds a game from its seed, seats, options and move log alone."""
-        row = await self.store.game(game_id)
+        row = await self.store.game(game_id, snapshot=False)
         if row is None or row.seed is None:
             raise Refusal(f"Game {game_id} has not started.")
         seats = await self.store.seats(game_id)
@@ -364,47 +490,96 @@ class Tables:
     # -- internals --------------------------------------------------------------------
 
     async def _lobby(self, channel_id: str) -> GameRow:
-        row = await self.store.active_game(channel_id)
+        row = await self.store.active_game(channel_id, snapshot=False)
         if row is None:
-            raise Refusal("There is no table in this channel: open one with /<game> new.")
+            raise Refusal("There is no table in this channel: open one with /game new (or /xisk new, /nxs new).")
         if row.status is not Status.LOBBY:
             raise Refusal("The game has already started.")
         if row.game not in GAMES:
             raise Refusal(f"This bot no longer hosts '{row.game}'.")
         return row
 
-    async def _load(self, row: GameRow, seats: list[Seat]) -> Game:
-        """Returns the engine of a started game; marks it broken when it cannot load."""
+    async def _load(self, row: GameRow, seats: list[Seat]) -> Table:
+        """Returns the table of a started game with its engine; marks it broken when it cannot load.
+
+        A snapshot behind its log (the version disagrees with the last logged move)
+        is rebuilt from the log, which is the truth.
+        """
         if row.broken:
-            raise Refusal(_broken_message(row.broken))
-        cached = self._cache.get(row.id)
-        if cached and cached[0] == row.version:
-            return cached[1]
+            raise Refusal(_broken_message())
+        cached = self._cache.get(row.channel_id)
+        if cached is not None and (cached.row.id, cached.row.version) == (row.id, row.version):
+            return cached
         cls = GAMES.get(row.game)
         try:
             if cls is None:
                 raise GameError(f"this bot no longer hosts '{row.game}'")
-            game = cls.from_json(row.snapshot or "")
-            if self.debug:
-                replayed = await self.replay(row.id)
-                if replayed.to_json() != game.to_json():
-                    raise GameError("replaying the move log does not give the saved snapshot")
+            logged = await self.store.last_seq(row.id)
+            if logged != row.version:
+                game = await self.replay(row.id)
+                log.warning("game %s: snapshot at version %s, log at %s; rebuilt from the log", row.id,
+                            row.version, logged)
+                await self.store.repair(row.id, from_version=row.version, version=logged, snapshot=game.to_json())
+                row = replace(row, version=logged)
+            else:
+                full = await self.store.game(row.id)
+                game = cls.from_json((full.snapshot if full else None) or "")
+                if self.debug:
+                    replayed = await self.replay(row.id)
+                    if replayed.to_json() != game.to_json():
+                        raise GameError("replaying the move log does not give the saved snapshot")
+        except (StorageUnavailable, StaleVersion):
+            raise
         except Exception as err:  # any damage: this game only is out of service
-            reason = str(err) or repr(err)
-            log.error("game %s in channel %s cannot be loaded: %s", row.id, row.channel_id, reason)
-            await self.store.mark_broken(row.id, reason)
-            raise Refusal(_broken_message(reason)) from err
-        self._cache[row.id] = (row.version, game)
-        return game
+            log.error("game %s in channel %s cannot be loaded: %s", row.id, row.channel_id, _describe(err))
+            await self.store.mark_broken(row.id, _describe(err))
+            raise Refusal(_broken_message()) from err
+        table = Table(row, seats, game)
+        if row.status is Status.RUNNING:
+            self._remember(table)
+        return table
+
+    def _remember(self, table: Table) -> None:
+        """Keeps a running game's engine, dropping the least recently used past the cache size."""
+        self._cache[table.row.channel_id] = table
+        self._cache.move_to_end(table.row.channel_id)
+        while len(self._cache) > self.cache_size:
+            self._cache.popitem(last=False)
 
     def forget(self, game_id: int) -> None:
         """Drops a cached engine (tests use it to force a load from the store)."""
-        self._cache.pop(game_id, None)
+        for channel, table in list(self._cache.items()):
+            if table.row.id == game_id:
+                del self._cache[channel]
 
     @staticmethod
-    def _outbox(row: GameRow, seats: list[Seat] | None = None, **fields: Any) -> Outbox:
+    def _outbox(
+        row: GameRow, seats: list[Seat] | None = None, *, actor: Person | None = None, **fields: Any
+    ) -> Outbox:
         names = {s.player_id: s.name for s in seats or []}
-        return Outbox(game_id=row.id, game=row.game, channel_id=row.channel_id, names=names, **fields)
+        return Outbox(
+            game_id=row.id,
+            game=row.game,
+            channel_id=row.channel_id,
+            guild_id=row.guild_id,
+            names=names,
+            actor_id=actor.id if actor else None,
+            **fields,
+        )
+
+
+class _AlreadyPlayed(Refusal):
+    def __init__(self) -> None:
+        super().__init__("That move was already played.")
+
+
+@contextmanager
+def _saving() -> Iterator[None]:
+    """Turns a storage failure into the one sentence a player gets (the admin's log names the file)."""
+    try:
+        yield
+    except StorageUnavailable as err:
+        raise Unavailable(f"I can't save moves right now: {err.reason}. Nothing was changed.") from err
 
 
 def _title(row: GameRow) -> str:
@@ -412,11 +587,16 @@ def _title(row: GameRow) -> str:
     return cls.TITLE if cls else row.game
 
 
-def _broken_message(reason: str) -> str:
+def _describe(err: BaseException) -> str:
+    """Returns an error as a short line for the log and the ``broken`` column (no repr, no newlines)."""
+    return shown(f"{type(err).__name__}: {err}" if str(err) else type(err).__name__, 300)
+
+
+def _broken_message() -> str:
     return (
-        "This game's saved state cannot be loaded, so it is paused"
-        f" ({reason}). The game's creator or a channel manager can /game abort it."
+        "This game's saved state cannot be loaded, so it is paused."
+        " The game's creator or a channel manager can /game abort it."
     )
 
 
-__all__ = ["Person", "Refusal", "Stale", "StaleVersion", "Table", "Tables", "seat_name", "secret_part"]
+__all__ = ["Person", "Refusal", "Stale", "StaleVersion", "Table", "Tables", "Unavailable", "seat_name", "secret_part"]

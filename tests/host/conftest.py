@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -42,3 +43,10 @@ async def started_tally(tables: Tables, *players: Person, seed: int = 11) -> Non
     for p in players[1:]:
         await tables.join(CHANNEL, p)
     await tables.start(CHANNEL, players[0], seed=seed)
+
+
+def tamper(db_path: str, sql: str, *params: object) -> None:
+    """Changes the database from outside the bot, as damage or another program would."""
+    with sqlite3.connect(db_path) as db:
+        db.execute(sql, params)
+    db.close()

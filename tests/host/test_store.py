@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 import pytest
 
 from host.store import MIGRATIONS, StaleVersion, Status, Store, StoreError
+from tests.host.conftest import tamper
 
 
 async def _running_game(store: Store) -> int:
@@ -24,15 +27,13 @@ async def test_schema_is_versioned_and_migrations_run_once(db_path: str) -> None
 
 
 async def test_database_uses_wal(store: Store) -> None:
-    async with store._db.execute("PRAGMA journal_mode") as cur:
-        row = await cur.fetchone()
-    assert row is not None and row[0].lower() == "wal"
+    with sqlite3.connect(store.path) as db:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0].lower() == "wal"
 
 
 async def test_a_newer_schema_is_refused(db_path: str) -> None:
-    s = await Store.open(db_path)
-    await s._db.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
-    await s.close()
+    await (await Store.open(db_path)).close()
+    tamper(db_path, f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
     with pytest.raises(StoreError, match="newer than this bot"):
         await Store.open(db_path)
 

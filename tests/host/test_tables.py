@@ -9,7 +9,7 @@ import pytest
 from engines import GameError, IllegalMove, NotYourTurn
 from host.store import Status, Store
 from host.tables import Person, Refusal, Stale, Tables
-from tests.host.conftest import ANN, BOB, CHANNEL, CY, started_tally
+from tests.host.conftest import ANN, BOB, CHANNEL, CY, started_tally, tamper
 
 
 async def test_lobby_join_start_seats_players_in_join_order(tables: Tables) -> None:
@@ -186,7 +186,7 @@ async def test_a_corrupted_snapshot_breaks_only_its_own_game(tables: Tables) -> 
     await tables.join(other, BOB)
     await tables.start(other, CY, seed=2)
     row = await tables.store.active_game(CHANNEL)
-    await tables.store._db.execute("UPDATE games SET snapshot = ? WHERE id = ?", ("\x00junk{", row.id))
+    tamper(tables.store.path, "UPDATE games SET snapshot = ? WHERE id = ?", "\x00junk{", row.id)
     tables.forget(row.id)
 
     with pytest.raises(Refusal, match="cannot be loaded") as err:
@@ -208,10 +208,12 @@ async def test_a_snapshot_that_disagrees_with_the_log_is_caught_in_debug_mode(ta
     await tables.act(CHANNEL, ANN.id, "add 1")
     row = await tables.store.active_game(CHANNEL)
     forged = row.snapshot.replace('"total":1', '"total":3')
-    await tables.store._db.execute("UPDATE games SET snapshot = ? WHERE id = ?", (forged, row.id))
+    tamper(tables.store.path, "UPDATE games SET snapshot = ? WHERE id = ?", forged, row.id)
     tables.forget(row.id)
-    with pytest.raises(Refusal, match="does not give the saved snapshot"):
+    with pytest.raises(Refusal, match="cannot be loaded") as err:
         await tables.act(CHANNEL, BOB.id, "add 1")
+    assert "GameError" not in str(err.value)  # the detail goes to the log and the row, not the player
+    assert "does not give the saved snapshot" in ((await tables.store.game(row.id)).broken or "")
 
 
 async def test_replaying_the_log_equals_the_snapshot(tables: Tables) -> None:
@@ -311,8 +313,8 @@ async def test_a_read_racing_a_move_neither_breaks_the_game_nor_serves_the_old_p
     await started_tally(tables, ANN, BOB)
     latest_game = store.latest_game
 
-    async def read_then_a_move_lands(channel_id: str):  # type: ignore[no-untyped-def]
-        row = await latest_game(channel_id)
+    async def read_then_a_move_lands(channel_id: str, **kwargs):  # type: ignore[no-untyped-def]
+        row = await latest_game(channel_id, **kwargs)
         store.latest_game = latest_game  # type: ignore[method-assign]
         await tables.act(CHANNEL, ANN.id, "add 1")
         return row

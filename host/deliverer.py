@@ -1,0 +1,155 @@
+"""The deliverer: sends every stored announcement, once, in order, and marks it delivered.
+
+Each change writes its :class:`~host.outbox.Outbox` in its own transaction
+(see :mod:`host.store`). An adapter delivers it at once (the fast path), and
+:meth:`Deliverer.sweep` sends whatever is still pending: on start (after a
+crash, or a shutdown that cut a delivery short), and every little while after
+a delivery failed or its task was cancelled. Within a channel announcements
+go out in the order they were committed.
+
+The adapter's ``send`` does the sending. It records in ``out.receipt`` what
+it has sent (message ids) as it goes, so a retry skips or edits those parts
+instead of repeating them; the receipt is saved when a delivery fails midway.
+
+>>> import asyncio
+>>> sent = []
+>>> async def send(out, late): sent.append((out.id, late))
+>>> class Store:                       # the two calls a deliverer needs of a store
+...     async def pending(self, **k): return []
+...     async def is_delivered(self, outbox_id): return False
+...     async def delivered(self, outbox_id, receipt): pass
+>>> from host.outbox import Outbox
+>>> out = Outbox(game_id=1, game="tally", channel_id="9", id=4)
+>>> asyncio.run(Deliverer(Store(), send).deliver(out))
+True
+>>> sent
+[(4, False)]
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import weakref
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+from host.outbox import Outbox
+
+log = logging.getLogger(__name__)
+
+Send = Callable[[Outbox, bool], Awaitable[Any]]
+"""Delivers one announcement; the flag says it is late (the player who acted got no reply)."""
+
+RETRY_EVERY = 10.0
+"""Seconds between sweeps of the outbox for announcements still pending."""
+MAX_TRIES = 8
+"""Failed deliveries of one announcement before it is given up (logged as an error)."""
+SETTLE = 5.0
+"""A sweep after the first leaves alone what is younger than this: its fast path is at work."""
+
+
+class OutboxStore(Protocol):
+    """What the deliverer needs of the store."""
+
+    async def pending(
+        self, *, channel_id: str | None = None, before: int | None = None, older_than: float | None = None
+    ) -> list[Outbox]: ...
+
+    async def is_delivered(self, outbox_id: int) -> bool: ...
+
+    async def delivered(self, outbox_id: int, receipt: dict[str, Any]) -> None: ...
+
+
+class Deliverer:
+    """Delivers announcements through ``send``; one at a time per channel, each once."""
+
+    def __init__(self, store: OutboxStore, send: Send, *, retry_every: float = RETRY_EVERY) -> None:
+        self.store = store
+        self.send = send
+        self.retry_every = retry_every
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._wake = asyncio.Event()
+
+    def _lock(self, channel_id: str) -> asyncio.Lock:
+        lock = self._locks.get(channel_id)
+        if lock is None:
+            lock = self._locks[channel_id] = asyncio.Lock()
+        return lock
+
+    async def deliver(self, out: Outbox, *, late: bool = False) -> bool:
+        """Sends ``out`` (after any earlier announcement of its channel still pending).
+
+        Returns False when it was delivered already. Raises what ``send`` raised;
+        the announcement then stays pending (with its receipt saved) for the next sweep.
+        """
+        if out.id is None:  # never stored (e.g. "already played"): nothing to deliver
+            return False
+        async with self._lock(out.channel_id):
+            for earlier in await self.store.pending(channel_id=out.channel_id, before=out.id):
+                await self._send(earlier, late=True)
+            return await self._send(out, late=late)
+
+    async def _send(self, out: Outbox, *, late: bool) -> bool:
+        assert out.id is not None
+        if await self.store.is_delivered(out.id):
+            return False
+        try:
+            await self.send(out, late)
+        except Exception:
+            out.receipt["tries"] = tries = out.receipt.get("tries", 0) + 1
+            if tries >= MAX_TRIES:
+                log.error("announcement %s of game %s failed %s times; given up", out.id, out.game_id, tries)
+                await asyncio.shield(self.store.delivered(out.id, out.receipt))
+            else:
+                await asyncio.shield(self._save_receipt(out))
+            raise
+        except BaseException:  # cancelled: keep what was sent, and try the rest later
+            await asyncio.shield(self._save_receipt(out))
+            raise
+        await asyncio.shield(self.store.delivered(out.id, out.receipt))
+        return True
+
+    async def _save_receipt(self, out: Outbox) -> None:
+        save = getattr(self.store, "save_receipt", None)
+        if save is not None and out.id is not None:
+            await save(out.id, out.receipt)
+
+    async def sweep(self, *, older_than: float | None = None) -> int:
+        """Delivers everything still pending, oldest first; returns how many were sent.
+
+        ``older_than`` leaves alone what was written in the last seconds (its own
+        adapter is delivering it). A channel whose delivery fails is left for the
+        next sweep; the others go on.
+        """
+        sent = 0
+        failed: set[str] = set()
+        for out in await self.store.pending(older_than=older_than):
+            if out.channel_id in failed:
+                continue
+            try:
+                if await self.deliver(out, late=True):
+                    sent += 1
+            except Exception:
+                failed.add(out.channel_id)
+                log.warning("announcement %s of game %s not delivered yet; will retry", out.id, out.game_id,
+                            exc_info=True)
+        return sent
+
+    def kick(self) -> None:
+        """Asks the running loop to sweep now (a delivery failed or was cut short)."""
+        self._wake.set()
+
+    async def run(self) -> None:
+        """Sweeps at once (everything), then whenever kicked or every ``retry_every`` seconds, until cancelled."""
+        first = True
+        while True:
+            try:
+                await self.sweep(older_than=None if first else SETTLE)
+                first = False
+            except Exception:  # e.g. the storage is unavailable for a moment
+                log.exception("the outbox sweep failed; will retry")
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self.retry_every)

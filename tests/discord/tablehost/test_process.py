@@ -91,3 +91,45 @@ async def test_sigterm_closes_the_store_and_a_killed_bot_leaves_held_posts_unmad
     assert "store closed; goodbye" in bot_process.run_stderr(-1)
     assert "store closed; goodbye" not in bot_process.run_stderr(0)  # SIGKILL: no clean-up at all
     assert bot_process.runs == [-9, 0]
+
+
+async def _start_nxs(dt: DiscordTest) -> tuple[str, str]:
+    await dt.slash("game", "new", user="ann", game="nxs")
+    await dt.slash("game", "join", user="bob")
+    await dt.slash("game", "start", user="ann")
+    return await first_to_act(dt, "ann", "bob")
+
+
+@pytest.mark.parametrize("created", [False, True], ids=["before-the-post", "after-the-post-before-its-reply"])
+async def test_a_move_committed_then_sigkilled_is_announced_exactly_once_after_the_restart(
+    bot_process: BotProcess, created: bool
+) -> None:
+    dt = bot_process.test
+    player, move = await _start_nxs(dt)
+    before = len(dt.messages("general"))
+    dt.faults.hold(where="channel", after_create=created)
+    playing = asyncio.create_task(dt.slash("game", "play", user=player, move=move))
+    held = await dt.faults.held(timeout=10)  # the move is committed: its announcement is on its way
+    await bot_process.kill()
+    await held.finished(timeout=5)
+    playing.cancel()
+    with pytest.raises((asyncio.CancelledError, TimeoutError)):
+        await playing
+    assert len(dt.messages("general")) == before + (1 if created else 0)
+
+    await bot_process.start(bot_args=[])
+    for _ in range(100):  # the restarted bot delivers what is pending on start
+        told = [m for m in dt.messages("general")[before:] if m.files]
+        if told and (created or "was saved" in told[0].content):
+            break
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(0.3)
+    told = [m for m in dt.messages("general")[before:] if m.files]
+    assert len(told) == 1, [m.content for m in dt.messages("general")[before:]]
+    assert len(dt.messages("general")) == before + 1
+    if not created:  # the player never got "Played …": the post tells them
+        assert f"your move `{move}` was saved" in told[0].content
+        assert dt.user(player).id in told[0].pinged
+    log = await dt.slash("game", "log", user="cy")
+    assert move in log.content
+    assert bot_process.errors() == [], bot_process.stderr

@@ -26,12 +26,17 @@ async def run_bot(*, sync: bool) -> int:
     """Runs the bot until it is closed or signalled; the store is closed cleanly after the last move."""
     from cogs.client import COGS, Tablehost
     from host.config import Config
-    from host.store import Store
+    from host.store import Store, StoreError
     from host.tables import Tables
 
     config = Config.from_env()
     assert config.token is not None
-    store = await Store.open(config.db_path)
+    try:
+        store = await Store.open(config.db_path)
+    except StoreError as err:  # names the file and the cause: unwritable, full, locked, newer schema
+        logging.getLogger(__name__).error("cannot open the database: %s", err)
+        print(f"error: cannot use the database {err}", file=sys.stderr)
+        return 2
     tables = Tables(store, debug=config.debug)
     try:
         bot = Tablehost(

@@ -14,6 +14,7 @@ locks live only while someone holds or waits for them.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import secrets
 import weakref
@@ -166,7 +167,7 @@ class Tables:
         if cls is None:
             raise Refusal(f"There is no game called '{shown(game, 30)}' (games: {', '.join(sorted(GAMES))}).")
         opts = cls.check_options(options)
-        shown_opts = ", ".join(f"{k}={v}" for k, v in opts.items() if v != cls.OPTIONS.get(k))
+        shown_opts = ", ".join(f"{k}={_option_text(v)}" for k, v in opts.items() if v != cls.OPTIONS.get(k))
         out = Outbox(
             game_id=0,
             game=game,
@@ -580,6 +581,17 @@ def _saving() -> Iterator[None]:
         yield
     except StorageUnavailable as err:
         raise Unavailable(f"I can't save moves right now: {err.reason}. Nothing was changed.") from err
+
+
+def _option_text(value: Any) -> str:
+    """Returns an option's value for the lobby line: as typed for a word or number, else short JSON.
+
+    >>> _option_text(15), _option_text({"ships": ["frigate"] * 20})[:20]
+    ('15', '{"ships":["frigate",')
+    """
+    if isinstance(value, str | int | float):
+        return shown(str(value), 40)
+    return shown(json.dumps(value, separators=(",", ":")), 40)
 
 
 def _title(row: GameRow) -> str:

@@ -39,8 +39,14 @@ GIVE_UP = frozenset({"concede", "resign"})
 
 
 def default_quick_moves(table: Table, player: str) -> list[tuple[str, str]]:
-    """Returns every legal move (but giving up) as a button when there are few of them, else none."""
+    """Returns every legal move (but giving up) as a button when there are few of them, else none.
+
+    A game with secrets gets none: a button is public, and its move may name a hidden
+    card (``redeem AS JS 6S``). Such a game's cog registers buttons of its own in QUICK_MOVES.
+    """
     assert table.game is not None
+    if table.game.HAS_SECRETS:
+        return []
     legal = [m for m in table.game.legal_moves(player) if m not in GIVE_UP]
     return [(m.capitalize(), m) for m in legal] if len(legal) <= MAX_BUTTONS else []
 

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from cogs.delivery import LIMIT, chunks, format_secret, mention_line
+from cogs.buttons import default_quick_moves
+from cogs.delivery import LIMIT, chunks, format_secret, mention_line, nonce
 from engines import GameError
 from host.options import parse_options
+from host.outbox import Outbox
+from host.tables import Table
 
 
 def test_long_posts_are_split_at_line_ends_under_the_limit() -> None:
@@ -32,3 +35,32 @@ def test_secret_is_written_field_by_field() -> None:
 def test_bad_option_text_is_refused() -> None:
     with pytest.raises(GameError, match="name=value"):
         parse_options("target")
+
+
+def _table(game: str, players: list[str], seed: int) -> Table:
+    from datetime import UTC, datetime
+
+    from engines import GAMES
+    from host.store import GameRow, Seat, Status
+
+    stamp = datetime.now(UTC).isoformat()
+    row = GameRow(1, "1", "9", game, Status.RUNNING, "u0", {}, seed, None, 0, None, stamp, stamp)
+    seats = [Seat(n, f"u{n}", name) for n, name in enumerate(players)]
+    return Table(row, seats, GAMES[game].new(players, seed, {}))
+
+
+def test_default_quick_moves_never_show_a_move_of_a_game_with_secrets() -> None:
+    table = _table("xisk", ["ann", "bob"], 3)
+    assert table.game is not None and table.game.HAS_SECRETS
+    assert default_quick_moves(table, "ann") == []
+    open_game = _table("nxs", ["ann", "bob"], 3)  # no secrets: its few legal moves may be buttons
+    assert open_game.game is not None and not open_game.game.HAS_SECRETS
+    legal = [m for m in open_game.game.legal_moves("ann") if m not in {"resign", "concede"}]
+    assert default_quick_moves(open_game, "ann") == ([(m.capitalize(), m) for m in legal] if len(legal) <= 5 else [])
+
+
+def test_each_message_of_an_announcement_has_its_own_nonce_within_discords_25_characters() -> None:
+    out = Outbox(game_id=1, game="xisk", channel_id="9", id=2**40)
+    parts = [nonce(out, p) for p in ("c0", "c1", "d0.0", "d12.3", "n0")]
+    assert len(set(parts)) == 5 and all(p is not None and len(p) <= 25 for p in parts)
+    assert nonce(Outbox(game_id=1, game="xisk", channel_id="9"), "c0") is None  # never stored: no nonce

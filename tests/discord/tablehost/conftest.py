@@ -2,17 +2,32 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
 import pytest
 
+from cogs.buttons import QUICK_MOVES
 from cogs.client import Tablehost
 from host.store import Store
-from host.tables import Tables
+from host.tables import Table, Tables
 
 SEED = 20261130
 """The seed of every game in these tests, so each run plays the same dice."""
+
+
+def tally_buttons(table: Table, player: str) -> list[tuple[str, str]]:
+    """Tally's quick moves: its moves never name its secret, so every one may be a button."""
+    assert table.game is not None
+    return [(m.capitalize(), m) for m in table.game.legal_moves(player)]
+
+
+@pytest.fixture(autouse=True)
+def tally_quick_moves() -> Iterator[None]:
+    """Gives the Tally test game buttons of its own, as each game's cog does."""
+    QUICK_MOVES["tally"] = tally_buttons
+    yield
+    QUICK_MOVES.pop("tally", None)
 
 
 @pytest.fixture

@@ -37,7 +37,7 @@ async def run_bot(*, sync: bool) -> int:
         logging.getLogger(__name__).error("cannot open the database: %s", err)
         print(f"error: cannot use the database {err}", file=sys.stderr)
         return 2
-    tables = Tables(store, debug=config.debug)
+    tables = Tables(store, debug=config.debug, cache_size=config.cache_size)
     try:
         bot = Tablehost(
             tables=tables,

@@ -16,6 +16,7 @@ class Config:
     debug: bool
     log_level: str
     render_workers: int
+    cache_size: int = 512
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Config:
@@ -27,6 +28,9 @@ class Config:
         workers = env.get("TABLEHOST_RENDER_WORKERS", "2").strip() or "2"
         if not workers.isdigit() or int(workers) < 1:
             raise ValueError(f"TABLEHOST_RENDER_WORKERS must be a whole number ≥ 1, not {workers!r}.")
+        cache = env.get("TABLEHOST_CACHE", "512").strip() or "512"
+        if not (cache.isascii() and cache.isdigit()) or int(cache) < 1:
+            raise ValueError(f"TABLEHOST_CACHE must be a whole number ≥ 1, not {cache[:20]!r}.")
         return cls(
             token=env.get("DISCORD_TOKEN", "").strip() or None,
             dev_guild_id=int(guild) if guild else None,
@@ -34,4 +38,5 @@ class Config:
             debug=env.get("TABLEHOST_DEBUG", "0").strip().lower() in {"1", "true", "yes", "on"},
             log_level=env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO",
             render_workers=int(workers),
+            cache_size=int(cache),
         )

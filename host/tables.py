@@ -76,6 +76,8 @@ class Table:
     row: GameRow
     seats: list[Seat]
     game: Game | None
+    secrets: dict[str, dict[str, Any]] | None = None
+    """Each seat's private view as of ``row.version`` (filled after a move, to compare with the next)."""
 
     def name_of(self, user_id: str) -> str | None:
         """Returns the seat name of a user, or None when they are not seated."""
@@ -105,11 +107,9 @@ def seat_name(display: str, taken: set[str]) -> str:
     return name
 
 
-def secret_part(game: Game, player: str, public: dict[str, Any]) -> dict[str, Any]:
-    """Returns what ``view(player)`` holds that the spectator view does not."""
-    if not game.HAS_SECRETS:
-        return {}
-    return {k: v for k, v in game.view(player).items() if k not in public or public[k] != v}
+def secret_part(game: Game, player: str, public: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Returns what ``view(player)`` holds that the spectator view does not (``public`` is not needed)."""
+    return game.private_view(player) if game.HAS_SECRETS else {}
 
 
 class Tables:
@@ -355,8 +355,9 @@ class Tables:
         game = table.game
         assert game is not None
         acting_before = set(game.to_act())
-        public_before = game.view(None) if game.HAS_SECRETS else {}
-        secrets_before = {s.name: secret_part(game, s.name, public_before) for s in table.seats}
+        secrets_before = table.secrets
+        if secrets_before is None:
+            secrets_before = {s.name: secret_part(game, s.name) for s in table.seats}
         try:
             events = game.play(name, move)
         except GameError:  # the engine restored its state: the cached engine is still exact
@@ -429,17 +430,17 @@ class Tables:
         *,
         actor: Person | None = None,
     ) -> Outbox:
-        public = game.view(None)
         out = self._outbox(table.row, table.seats, actor=actor, picture=True, finished=game.is_over)
-        out.view, out.move, out.version = public, canonical, version
+        out.view, out.move, out.version = game.view(None), canonical, version
         out.events = [e for e in events if is_public(e)]
         for e in events:
             if not is_public(e) and (uid := table.user_of(e["to"])):
                 out.private.setdefault(uid, []).append(e["text"])
+        after = {s.name: secret_part(game, s.name) for s in table.seats}
         for s in table.seats:
-            secret = secret_part(game, s.name, public)
-            if secret and secret != secrets_before.get(s.name):
-                out.secrets[s.player_id] = secret
+            if after[s.name] and after[s.name] != secrets_before.get(s.name):
+                out.secrets[s.player_id] = after[s.name]
+        table.secrets = after  # a change that fails to commit drops the whole cached table (see _act)
         out.mention = [
             uid for name in game.to_act() if name not in acting_before and (uid := table.user_of(name))
         ]

@@ -128,6 +128,18 @@ class Game(ABC):
     def view(self, player: str | None) -> JSON:
         """Returns the JSON-safe view of ``player`` (``None``: a spectator)."""
 
+    def private_view(self, player: str) -> JSON:
+        """Returns what ``view(player)`` holds that ``view(None)`` does not: the player's secrets.
+
+        The host calls it for every seat after every move, to learn whose secret
+        changed; a game with secrets overrides it with something cheaper than this
+        difference of two whole views.
+        """
+        if not self.HAS_SECRETS:
+            return {}
+        public = self.view(None)
+        return {k: v for k, v in self.view(player).items() if k not in public or public[k] != v}
+
     def play(self, player: str, text: str) -> list[Event]:
         """Applies one move and returns its events.
 

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import combinations
 
 from engines.core.deck import deck_order, suit_of
@@ -25,8 +26,10 @@ def is_set(cards: Sequence[str]) -> bool:
 
 def redeemable(hand: Sequence[str]) -> list[tuple[str, str, str]]:
     """Returns every cardset in ``hand``, each in deck order, the list in deck order too."""
-    out: list[tuple[str, str, str]] = []
-    for combo in combinations(deck_order(list(hand)), 3):
-        if is_set(combo):
-            out.append(combo)
-    return out
+    return list(_cardsets(tuple(sorted(hand))))
+
+
+@lru_cache(maxsize=4096)
+def _cardsets(hand: tuple[str, ...]) -> tuple[tuple[str, str, str], ...]:
+    """The cardsets of a hand (given sorted): a hand changes rarely and is asked for after every move."""
+    return tuple(combo for combo in combinations(deck_order(list(hand)), 3) if is_set(combo))

@@ -18,7 +18,7 @@ from engines.xisk.moves import parse
 from engines.xisk.rules import apply_move, legal_moves, to_act
 from engines.xisk.setup import CARDS_PER_PLAYER, deal, deal_events
 from engines.xisk.state import NEUTRAL, Phase, XiskState
-from engines.xisk.view import player_view
+from engines.xisk.view import player_view, private_part
 
 
 class Xisk(Game):
@@ -87,6 +87,10 @@ class Xisk(Game):
     def view(self, player: str | None) -> JSON:
         """Returns the public view, plus the hand and redeemable sets of a seated ``player``."""
         return player_view(self.state, self.board, player)
+
+    def private_view(self, player: str) -> JSON:
+        """Returns the player's hand and the cardsets it holds, without building the public view."""
+        return private_part(self.state, player)
 
     def apply(self, player: str, text: str) -> tuple[str, list[Event]]:
         """Parses and applies a move; raises BadNotation or IllegalMove naming what was typed."""

@@ -47,7 +47,16 @@ def public_view(s: XiskState, board: Board) -> JSON:
 def player_view(s: XiskState, board: Board, player: str | None) -> JSON:
     """Returns the public view, plus ``hand`` and ``redeemable`` when ``player`` is seated."""
     out = public_view(s, board)
-    if player is not None and player in s.hands:
-        out["hand"] = list(s.hands[player])
-        out["redeemable"] = [str(Redeem(cs)) for cs in redeemable(s.hands[player])]
+    if player is not None:
+        out.update(private_part(s, player))
     return out
+
+
+def private_part(s: XiskState, player: str) -> JSON:
+    """Returns ``hand`` and ``redeemable`` of a seated ``player`` (nothing for anyone else)."""
+    if player not in s.hands:
+        return {}
+    return {
+        "hand": list(s.hands[player]),
+        "redeemable": [str(Redeem(cs)) for cs in redeemable(s.hands[player])],
+    }

@@ -333,3 +333,28 @@ async def test_an_engine_fault_logs_the_kind_of_move_but_not_its_words(
     with pytest.raises(RuntimeError):
         await tables.act(CHANNEL, ANN.id, "boom AS KS QS")
     assert "'boom' move" in caplog.text and "AS KS QS" not in caplog.text
+
+
+async def test_the_repeat_of_the_move_that_ended_the_game_is_already_played(tables: Tables) -> None:
+    await tables.create(channel_id=CHANNEL, guild_id="1", game="tally", creator=ANN, options={"target": 3})
+    await tables.join(CHANNEL, BOB)
+    await tables.start(CHANNEL, ANN, seed=1)
+    assert (await tables.act(CHANNEL, ANN.id, "add 3", interaction_id="last")).finished
+    again = await tables.act(CHANNEL, ANN.id, "add 3", interaction_id="last")
+    assert again.duplicate and again.lines == ["That move was already played."]
+
+
+async def test_a_version_behind_its_log_is_rebuilt_from_the_log_not_stuck_on_already_played(
+    tables: Tables,
+) -> None:
+    await started_tally(tables, ANN, BOB)
+    await tables.act(CHANNEL, ANN.id, "add 1")
+    await tables.act(CHANNEL, BOB.id, "add 2")
+    row = await tables.store.active_game(CHANNEL)
+    first = (await tables.replay(row.id)).to_json()
+    tamper(tables.store.path, "UPDATE games SET version = 1 WHERE id = ?", row.id)  # the log is ahead
+    tables.forget(row.id)
+    out = await tables.act(CHANNEL, ANN.id, "add 3")
+    assert not out.duplicate and out.version == 3 and out.text() == "ann adds 3: the total is 6."
+    after = await tables.store.active_game(CHANNEL)
+    assert after.version == len(await tables.store.moves(row.id)) == 3 and first != after.snapshot

@@ -22,7 +22,6 @@ import argparse
 import asyncio
 import gc
 import random
-import statistics
 import sys
 import tempfile
 import time

@@ -32,4 +32,10 @@ def redeemable(hand: Sequence[str]) -> list[tuple[str, str, str]]:
 @lru_cache(maxsize=4096)
 def _cardsets(hand: tuple[str, ...]) -> tuple[tuple[str, str, str], ...]:
     """The cardsets of a hand (given sorted): a hand changes rarely and is asked for after every move."""
-    return tuple(combo for combo in combinations(deck_order(list(hand)), 3) if is_set(combo))
+    cards = deck_order(list(hand))
+    suit = {c: suit_of(c) for c in cards}
+    return tuple(
+        combo
+        for combo in combinations(cards, 3)
+        if len({suit[c] for c in combo}) in (1, 3) and len(set(combo)) == 3
+    )

@@ -59,6 +59,21 @@ async def run_bot(*, sync: bool) -> int:
     return 0
 
 
+QUIET = {
+    "discord.http": logging.WARNING,  # at DEBUG: every request body, DMs with hands included
+    "discord.gateway": logging.INFO,  # at DEBUG: every event, typed moves included
+    "discord.webhook.async_": logging.WARNING,  # interaction replies
+    "aiosqlite": logging.WARNING,  # at DEBUG: every call with its arguments
+}
+"""Loggers that write what players send or receive at DEBUG: kept above it, whatever LOG_LEVEL says."""
+
+
+def quiet_loggers() -> None:
+    """Keeps the libraries' payload logging off, so no hand or move text reaches a log."""
+    for name, level in QUIET.items():
+        logging.getLogger(name).setLevel(level)
+
+
 def main(argv: list[str]) -> int:
     """Parses arguments and runs the bot or the console; returns the exit status."""
     load_dotenv()
@@ -82,7 +97,7 @@ def main(argv: list[str]) -> int:
         print(NO_TOKEN, file=sys.stderr)
         return 2
     logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("discord.http").setLevel(logging.WARNING)
+    quiet_loggers()
     return asyncio.run(run_bot(sync=args.sync))
 
 

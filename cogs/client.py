@@ -41,6 +41,9 @@ def refusal(error: BaseException) -> str:
     return f"{text[:half]} … {text[-half:]}"
 
 
+ALREADY_ACKNOWLEDGED = 40060
+"""Discord's code for a second answer to one interaction (it was delivered twice)."""
+
 APOLOGY = "Something went wrong on our side. `/game board` shows the game as it stands; please try again."
 
 
@@ -48,6 +51,9 @@ async def apologise(interaction: discord.Interaction[Any], error: BaseException)
     """Logs an unexpected error with its trace and tells the caller briefly, privately."""
     from engines import GameError
 
+    if isinstance(error, discord.HTTPException) and error.code == ALREADY_ACKNOWLEDGED:
+        log.info("interaction %s arrived twice; the first delivery answered it", interaction.id)
+        return
     if isinstance(error, GameError):  # a refusal that escaped a command: still the player's message
         message = refusal(error)
     else:

@@ -13,6 +13,7 @@ import discord
 
 from cogs.client import Tablehost, refusal
 from engines import GameError
+from host.deliverer import Unreachable
 from host.outbox import Outbox
 from host.store import Status
 from host.tables import Person, Stale
@@ -138,9 +139,10 @@ async def play_move(
     try:
         await deliver(interaction, out)
     except Exception as err:  # the move is committed; only its announcement is late, and it is retried
-        status = f" ({err.status})" if isinstance(err, discord.HTTPException) else ""
+        cause = err.__cause__ if isinstance(err, Unreachable) else err
+        status = f" ({cause.status})" if isinstance(cause, discord.HTTPException) else ""
         log.warning("move %s of game %s committed; its announcement is left to the retries%s", out.version,
-                    out.game_id, status, exc_info=not isinstance(err, discord.HTTPException))
+                    out.game_id, status, exc_info=not isinstance(err, Unreachable))
         await interaction.followup.send(
             f"Played `{out.move}`, but I could not post it yet{status}; I'll keep trying."
             " `/game board` shows the game.",

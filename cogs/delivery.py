@@ -12,9 +12,11 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 
 from cogs.buttons import quick_view
+from host.deliverer import Unreachable
 from host.outbox import Outbox
 from host.tables import Refusal, Table
 
@@ -96,9 +98,17 @@ def late_note(out: Outbox) -> str | None:
 async def announce(bot: Tablehost, out: Outbox, late: bool) -> None:
     """Delivers a stored announcement in its channel and by DM (the deliverer's ``send``).
 
-    A channel the bot can no longer see or post in is skipped for good (logged);
-    anything else that fails is raised, and the deliverer retries.
+    A channel the bot can no longer see or post in is skipped for good (logged).
+    Discord down or unreachable raises Unreachable: retried until it is back.
+    Anything else that fails is raised, and the deliverer retries a few times.
     """
+    try:
+        await _announce(bot, out, late)
+    except (discord.DiscordServerError, discord.RateLimited, aiohttp.ClientError, OSError, TimeoutError) as err:
+        raise Unreachable(f"Discord is unreachable: {type(err).__name__}") from err
+
+
+async def _announce(bot: Tablehost, out: Outbox, late: bool) -> None:
     try:
         channel = bot.get_channel(int(out.channel_id)) or await bot.fetch_channel(int(out.channel_id))
     except (discord.NotFound, discord.Forbidden) as err:

@@ -45,9 +45,16 @@ Send = Callable[[Outbox, bool], Awaitable[Any]]
 RETRY_EVERY = 10.0
 """Seconds between sweeps of the outbox for announcements still pending."""
 MAX_TRIES = 8
-"""Failed deliveries of one announcement before it is given up (logged as an error)."""
+"""Failed deliveries of one announcement (for a reason other than :class:`Unreachable`) before it is given up."""
 SETTLE = 5.0
 """A sweep after the first leaves alone what is younger than this: its fast path is at work."""
+
+
+class Unreachable(Exception):
+    """Raised by ``send`` when the chat service cannot be reached for now (an outage, not a bug).
+
+    Such failures never count towards MAX_TRIES: the announcement waits until the service is back.
+    """
 
 
 class OutboxStore(Protocol):
@@ -97,6 +104,9 @@ class Deliverer:
             return False
         try:
             await self.send(out, late)
+        except Unreachable:  # the service is down for now: retried for as long as it takes
+            await asyncio.shield(self._save_receipt(out))
+            raise
         except Exception:
             out.receipt["tries"] = tries = out.receipt.get("tries", 0) + 1
             if tries >= MAX_TRIES:

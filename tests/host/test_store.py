@@ -6,7 +6,8 @@ import sqlite3
 
 import pytest
 
-from host.store import MIGRATIONS, StaleVersion, Status, Store, StoreError
+from host.outbox import Outbox
+from host.store import MIGRATIONS, DuplicateInteraction, StaleVersion, Status, Store, StoreError
 from tests.host.conftest import tamper
 
 
@@ -95,3 +96,41 @@ async def test_the_last_seat_leaving_closes_the_lobby_in_the_same_transaction(st
     assert await store.remove_seat(row.id, "nobody") is None
     assert await store.remove_seat(row.id, "u") == 0
     assert (await store.game(row.id)).status is Status.ABORTED
+
+
+async def test_a_log_ahead_of_the_version_is_stale_not_already_played(store: Store) -> None:
+    gid = await _running_game(store)
+    tamper(store.path, "INSERT INTO moves (game_id, seq, player_id, move, at) VALUES (?, 1, 'u', 'x', 'now')", gid)
+    with pytest.raises(StaleVersion, match="log is ahead"):
+        await store.commit_move(
+            gid, expected_version=0, player_id="u", move="add 1", snapshot="S1", interaction_id="i1", finished=False
+        )
+    assert (await store.game(gid)).version == 0 and await store.move_by_interaction("i1") is None
+
+
+async def test_a_repeated_interaction_id_is_a_duplicate_and_writes_nothing(store: Store) -> None:
+    gid = await _running_game(store)
+    await store.commit_move(
+        gid, expected_version=0, player_id="u", move="add 1", snapshot="S1", interaction_id="i1", finished=False
+    )
+    with pytest.raises(DuplicateInteraction):
+        await store.commit_move(
+            gid, expected_version=1, player_id="u", move="add 1", snapshot="S2", interaction_id="i1", finished=False
+        )
+    assert (await store.game(gid)).snapshot == "S1"
+
+
+async def test_an_announcement_is_written_with_its_move_and_delivered_once(store: Store) -> None:
+    gid = await _running_game(store)
+    out = Outbox(game_id=gid, game="tally", channel_id="c", lines=["ann adds 1."], secrets={"u": {"hand": ["AS"]}})
+    await store.commit_move(
+        gid, expected_version=0, player_id="u", move="add 1", snapshot="S1", interaction_id=None, finished=False,
+        announce=out,
+    )
+    [pending] = await store.pending(channel_id="c")
+    assert pending.id == out.id and pending.lines == ["ann adds 1."] and pending.secrets == out.secrets
+    await store.delivered(out.id, {"channel": [123]})
+    assert await store.pending() == [] and await store.is_delivered(out.id)
+    with sqlite3.connect(store.path) as db:  # a delivered announcement keeps its receipt, not its secrets
+        assert db.execute("SELECT payload, receipt FROM outbox").fetchone() == (None, '{"channel": [123]}')
+    db.close()

@@ -196,7 +196,10 @@ class Tables:
             out = self._move_outbox(table, game, game.opening_events(), set(), {}, None, 0, actor=person)
             out.lines.insert(0, f"{cls.TITLE} begins: {', '.join(s.name for s in seats)}.")
             with _saving():
-                await self.store.start_game(row.id, seed=seed, snapshot=game.to_json(), announce=out)
+                try:
+                    await self.store.start_game(row.id, seed=seed, snapshot=game.to_json(), announce=out)
+                except StaleVersion as err:  # another process started or closed it meanwhile
+                    raise Refusal("The game has already started, or its table was closed.") from err
             self._remember(table)
             return out
 
@@ -404,8 +407,13 @@ class Tables:
         if row.status is Status.LOBBY or row.seed is None:
             return Table(row, seats, None)
         async with self.lock(channel_id):
-            row = await self.store.game(row.id, snapshot=False) or row  # a move may have landed meanwhile
-            return await self._load(row, seats)
+            for _ in range(3):  # another process may repair or move the game meanwhile
+                row = await self.store.game(row.id, snapshot=False) or row  # a move may have landed meanwhile
+                try:
+                    return await self._load(row, seats)
+                except StaleVersion:
+                    continue
+            raise Refusal("This game is changing too fast to show: try again in a moment.")
 
     async def log(self, channel_id: str, *, last: int = 10) -> tuple[Table, list[MoveRow]]:
         """Returns the channel's latest table and its most recent moves."""

@@ -358,3 +358,24 @@ async def test_a_version_behind_its_log_is_rebuilt_from_the_log_not_stuck_on_alr
     assert not out.duplicate and out.version == 3 and out.text() == "ann adds 3: the total is 6."
     after = await tables.store.active_game(CHANNEL)
     assert after.version == len(await tables.store.moves(row.id)) == 3 and first != after.snapshot
+
+
+async def test_a_lobby_closed_by_another_process_while_starting_is_refused_clearly(
+    db_path: str, tally_registered
+) -> None:
+    s1, s2 = await Store.open(db_path), await Store.open(db_path)
+    t1, t2 = Tables(s1), Tables(s2)
+    await t1.create(channel_id=CHANNEL, guild_id="1", game="tally", creator=ANN, options={})
+    await t1.join(CHANNEL, BOB)
+    start_game = s1.start_game
+
+    async def the_other_process_aborts_first(*args, **kwargs):  # type: ignore[no-untyped-def]
+        await t2.abort(CHANNEL, ANN, can_manage=False)
+        return await start_game(*args, **kwargs)
+
+    s1.start_game = the_other_process_aborts_first  # type: ignore[method-assign]
+    with pytest.raises(Refusal, match="already started, or its table was closed"):
+        await t1.start(CHANNEL, ANN, seed=1)
+    assert await s1.active_game(CHANNEL) is None and t1.cached == 0
+    await s1.close()
+    await s2.close()

@@ -18,9 +18,10 @@ import json
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar, Self
 
-from engines.core.errors import GameError, GameOver, NotAPlayer, NotYourTurn, shown
+from engines.core.errors import BadNotation, GameError, GameOver, NotAPlayer, NotYourTurn, shown
 from engines.core.events import Event
 from engines.core.reader import FieldError, Reader, check_plain
+from engines.core.words import legal_hint
 
 JSON = dict[str, Any]
 
@@ -41,6 +42,10 @@ class Game(ABC):
     OPTION_DOCS: ClassVar[dict[str, str]] = {}
     HAS_SECRETS: ClassVar[bool] = False
     """True when ``view(player)`` holds something ``view(None)`` does not (a hand)."""
+    MOVE_SHAPES: ClassVar[dict[str, str]] = {}
+    """A move's first word → how it is written (``"attack <from> <to>"``), for refusals."""
+    LEGAL_MOVES_COMPLETE: ClassVar[bool] = True
+    """False when ``legal_moves`` is a sample (a continuous game): refusals then never list it."""
 
     def __init__(self, players: list[str], seed: int, options: dict[str, Any]) -> None:
         self.players: list[str] = list(players)
@@ -144,7 +149,9 @@ class Game(ABC):
         """Applies one move and returns its events.
 
         Raises :class:`IllegalMove` (or a subclass) with a player-readable message;
-        whatever is raised, the state is exactly as before the call.
+        whatever is raised, the state is exactly as before the call. A
+        :class:`BadNotation` ends with what is legal now (:meth:`legal_hint`), so a
+        player who cannot be read is told what they could type.
         """
         if self.is_over:
             raise GameOver("The game is over: no more moves.")
@@ -156,11 +163,19 @@ class Game(ABC):
         saved = self.dump_state()
         try:
             canonical, events = self.apply(player, text)
+        except BadNotation as err:
+            self.load_state(saved)
+            raise BadNotation(f"{err} {self.legal_hint(player)}") from None
         except BaseException:
             self.load_state(saved)
             raise
         self.last_move = canonical
         return events
+
+    def legal_hint(self, player: str) -> str:
+        """Returns a sentence of the moves ``player`` may make now: each one when there are
+        few (see :func:`engines.core.words.legal_hint`), else their kinds."""
+        return legal_hint(self.legal_moves(player), self.MOVE_SHAPES, complete=self.LEGAL_MOVES_COMPLETE)
 
     @abstractmethod
     def apply(self, player: str, text: str) -> tuple[str, list[Event]]:

@@ -7,9 +7,10 @@ from collections import Counter
 
 import pytest
 
-from engines.core import GameError, GameOver, NotAPlayer, NotYourTurn, Rng
+from engines.core import BadNotation, GameError, GameOver, NotAPlayer, NotYourTurn, Rng
 from engines.core.deck import STANDARD_DECK, Deck, deck_order, parse_card
 from engines.core.dice import roll, roll_sorted
+from engines.core.words import did_you_mean, plural
 from tests.support.tally import Tally
 
 
@@ -93,3 +94,20 @@ def test_from_json_refuses_another_game_or_damage() -> None:
         Tally.from_json(json.dumps({"game": "xisk"}))
     with pytest.raises(GameError, match="damaged"):
         Tally.from_json("{not json")
+
+
+def test_plurals_are_singular_for_one() -> None:
+    assert [plural(n, "chip") for n in (0, 1, 2)] == ["0 chips", "1 chip", "2 chips"]
+    assert plural(1, "country", "countries") == "1 country" and plural(2, "hex", "hexes") == "2 hexes"
+
+
+def test_a_suggestion_is_made_only_when_a_name_is_near() -> None:
+    assert did_you_mean("Alsaka", ["Alaska", "Alberta"]) == ": did you mean Alaska?"
+    assert did_you_mean("qqqq", ["Alaska", "Alberta"]) == ""
+
+
+def test_a_bad_move_text_is_answered_with_the_legal_moves() -> None:
+    g = Tally.new(["ann", "bob"], seed=1)
+    with pytest.raises(BadNotation) as err:
+        g.play(g.to_act()[0], "ad 1")
+    assert str(err.value).endswith("Legal now: " + ", ".join(g.legal_moves(g.to_act()[0])) + ".")

@@ -8,6 +8,11 @@ file and the field::
     (42, 83, 14)
     >>> board.adjacent("alaska", "kamchatka"), board.continent_of["egypt"]
     (True, 'africa')
+
+Players name a country by its id, its name or a unique prefix (:func:`resolve_country`)::
+
+    >>> resolve_country("Great Britain", board), resolve_country("w. eur", board)
+    ('great-britain', 'western-europe')
 """
 
 from __future__ import annotations
@@ -18,6 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from engines.core.datafile import read_json
+from engines.core.errors import IllegalMove, shown
+from engines.core.words import did_you_mean
 
 MAP_PATH = Path(__file__).resolve().parents[2] / "data" / "xisk" / "map.json"
 """Where the map lives, relative to the project root."""
@@ -166,3 +173,53 @@ def read_board(path: Path) -> Board:
 def load_board() -> Board:
     """Returns the standard XISK map (read once; the Board is immutable)."""
     return read_board(MAP_PATH)
+
+
+def country_key(text: str) -> str:
+    """Returns ``text`` as country names are compared: no case, dashes or dots, single spaces."""
+    return " ".join(text.replace("-", " ").replace(".", " ").casefold().split())
+
+
+def exact_country(text: str, board: Board) -> str | None:
+    """Returns the country whose id or whole name ``text`` is (any case, spaces for dashes), or None."""
+    key = country_key(text)
+    return next((c for c in board.countries if key in (c.replace("-", " "), country_key(board.names[c]))), None)
+
+
+def resolve_country(text: str, board: Board) -> str:
+    """Returns the country id meant by an id, a name or a unique prefix of its words.
+
+    Each typed word must begin a word of the name (``w. eur``: Western Europe); an id or
+    a whole name wins over prefixes. Raises IllegalMove naming what was typed: for no
+    country, with the nearest name ("did you mean Alaska?"), or for several, naming them::
+
+        >>> b = load_board()
+        >>> resolve_country("Kamchatka", b), resolve_country("new", b), resolve_country("ALASKA", b)
+        ('kamchatka', 'new-guinea', 'alaska')
+        >>> resolve_country("Alsaka", b)
+        Traceback (most recent call last):
+        ...
+        engines.core.errors.IllegalMove: 'Alsaka' is not a country on the map: did you mean Alaska?
+        >>> resolve_country("western", b)
+        Traceback (most recent call last):
+        ...
+        engines.core.errors.IllegalMove: 'western' could mean Western United States, Western Europe, \
+Western Australia: type more of the name.
+    """
+    key = country_key(text)
+    if not key:
+        raise IllegalMove("Name a country.")
+    exact = exact_country(text, board)
+    if exact is not None:
+        return exact
+    words = key.split()
+    found = [c for c in board.countries
+             if all(any(w.startswith(k) for w in country_key(board.names[c]).split()) for k in words)]
+    if len(found) == 1:
+        return found[0]
+    if found:
+        names = ", ".join(board.names[c] for c in found[:6])
+        raise IllegalMove(f"'{shown(text, 30)}' could mean {names}: type more of the name.")
+    choices = {country_key(board.names[c]): board.names[c] for c in board.countries}
+    choices.update({c.replace("-", " "): board.names[c] for c in board.countries})
+    raise IllegalMove(f"'{shown(text, 30)}' is not a country on the map{did_you_mean(key, choices) or '.'}")

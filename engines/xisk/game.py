@@ -14,7 +14,7 @@ from engines.core.game import Game
 from engines.core.reader import show_value
 from engines.xisk.board import Board, load_board
 from engines.xisk.checks import check_state
-from engines.xisk.moves import parse
+from engines.xisk.moves import SHAPES, parse
 from engines.xisk.rules import apply_move, legal_moves, to_act
 from engines.xisk.setup import CARDS_PER_PLAYER, deal, deal_events
 from engines.xisk.state import NEUTRAL, Phase, XiskState
@@ -29,6 +29,7 @@ class Xisk(Game):
     MIN_PLAYERS = 2
     MAX_PLAYERS = 6
     HAS_SECRETS = True
+    MOVE_SHAPES = SHAPES
     OPTIONS = {"cards_per_player": None}
     OPTION_DOCS = {
         "cards_per_player": "Cards dealt to each player for the claim (None: 21/14/10/8/7 for "
@@ -94,7 +95,7 @@ class Xisk(Game):
 
     def apply(self, player: str, text: str) -> tuple[str, list[Event]]:
         """Parses and applies a move; raises BadNotation or IllegalMove naming what was typed."""
-        move = parse(text)
+        move = parse(text, self.board)
         events = apply_move(self.state, self.board, self.players, player, move)
         return str(move), events
 

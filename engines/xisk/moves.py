@@ -10,10 +10,15 @@ What players type (case does not matter, extra spaces are ignored)::
     adjust <from> <to> <n>           the one transfer of the adjust phase
     end                              end the attack phase, or skip the adjust
 
-``parse`` returns a move; ``str`` gives the canonical form stored in the log::
+A country is its id, its name (spaces and all) or a unique prefix of its words, exactly
+as the ``/xisk`` commands take it (:func:`engines.xisk.board.resolve_country`); how two
+countries in one move are told apart is :func:`split_countries`. ``parse`` returns a move
+naming countries by id; ``str`` gives the canonical form stored in the log::
 
     >>> str(parse("  PLACE   Alaska  3 "))
     'place alaska 3'
+    >>> str(parse("claim Great Britain")), str(parse("attack North Africa Egypt"))
+    ('claim great-britain', 'attack north-africa egypt')
     >>> str(parse("redeem 2c th as"))
     'redeem AS 10H 2C'
     >>> parse("attack alaska kamchatka")
@@ -23,9 +28,14 @@ What players type (case does not matter, extra spaces are ignored)::
     >>> parse("atack alaska kamchatka")
     Traceback (most recent call last):
     ...
-    engines.core.errors.BadNotation: I can't read 'atack alaska kamchatka': ...
+    engines.core.errors.BadNotation: I can't read 'atack alaska kamchatka': did you mean attack?
+    >>> parse("claim Alsaka")
+    Traceback (most recent call last):
+    ...
+    engines.core.errors.IllegalMove: 'Alsaka' is not a country on the map: did you mean Alaska?
 
-Country ids are checked against the map by the rules, not here.
+A typo in a country is an IllegalMove (the move was read; the country is not on the map);
+anything else unreadable is a BadNotation.
 """
 
 from __future__ import annotations
@@ -33,13 +43,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engines.core import BadNotation, shown
+from engines.core import BadNotation, IllegalMove, shown
 from engines.core.deck import deck_order, parse_card
+from engines.core.words import did_you_mean
+from engines.xisk.board import Board, exact_country, load_board, resolve_country
 
-HELP = (
-    "moves are claim <country>, redeem <card> <card> <card>, place <country> <n>, "
-    "attack <from> <to>, invade <n>, adjust <from> <to> <n>, end"
-)
+SHAPES: dict[str, str] = {
+    "claim": "claim <country>", "redeem": "redeem <card> <card> <card>", "place": "place <country> <n>",
+    "attack": "attack <from> <to>", "invade": "invade <n>", "adjust": "adjust <from> <to> <n>", "end": "end",
+}
+"""How each kind of move is written, by its first word."""
+HELP = "moves are " + ", ".join(SHAPES.values())
 
 
 @dataclass(frozen=True)
@@ -116,7 +130,13 @@ class End:
 
 Move = Claim | Redeem | Place | Attack | Invade | Adjust | End
 
+_EXAMPLE = {
+    "claim": "claim alaska", "redeem": "redeem AS KS QS", "place": "place alaska 3",
+    "attack": "attack alaska kamchatka", "invade": "invade 2", "adjust": "adjust alaska alberta 2", "end": "end",
+}
 _ARITY = {"claim": 1, "redeem": 3, "place": 2, "attack": 2, "invade": 1, "adjust": 3, "end": 0}
+"""How many words each move takes at least (exactly, for redeem, invade and end)."""
+_EXACT = {"redeem", "invade", "end"}
 
 
 _COUNT = re.compile(r"[0-9]{1,4}")
@@ -129,34 +149,88 @@ def _count(word: str, text: str) -> int:
     return int(word)
 
 
-def parse(text: str) -> Move:
-    """Returns the move written in ``text``; raises BadNotation when it is not one."""
+def _resolves(text: str, board: Board, *, exact: bool) -> str | None:
+    if exact:
+        return exact_country(text, board)
+    try:
+        return resolve_country(text, board)
+    except IllegalMove:
+        return None
+
+
+def split_countries(words: list[str], board: Board) -> tuple[str, str]:
+    """Returns the ids of the two countries that ``words`` name one after the other.
+
+    The rule: the words are cut in two at every place, the longest first part first; the
+    first cut where both parts are an id or a whole name wins, else the first where both
+    are a name or a unique prefix (:func:`~engines.xisk.board.resolve_country`). So ids and
+    whole names always read as written, and "north africa egypt" is North Africa, Egypt::
+
+        >>> b = load_board()
+        >>> split_countries("North Africa Egypt".split(), b)
+        ('north-africa', 'egypt')
+        >>> split_countries("w eur great britain".split(), b)
+        ('western-europe', 'great-britain')
+        >>> split_countries(["east-africa", "egypt"], b)
+        ('east-africa', 'egypt')
+
+    When no cut works, raises IllegalMove about the part that fails: the second when the
+    first part reads, else the first (with the nearest name)::
+
+        >>> split_countries("north africa egpyt".split(), b)
+        Traceback (most recent call last):
+        ...
+        engines.core.errors.IllegalMove: 'egpyt' is not a country on the map: did you mean Egypt?
+    """
+    cuts = [(" ".join(words[:i]), " ".join(words[i:])) for i in range(len(words) - 1, 0, -1)]
+    for exact in (True, False):
+        for first, second in cuts:
+            a = _resolves(first, board, exact=exact)
+            b = _resolves(second, board, exact=exact) if a else None
+            if a and b:
+                return a, b
+    for first, second in cuts:
+        if _resolves(first, board, exact=False):
+            resolve_country(second, board)
+    for first, second in reversed(cuts):
+        if _resolves(second, board, exact=False):
+            resolve_country(first, board)
+    resolve_country(cuts[-1][0] if cuts else " ".join(words), board)
+    raise IllegalMove(f"'{shown(' '.join(words))}' does not name two countries.")  # not reached
+
+
+def parse(text: str, board: Board | None = None) -> Move:
+    """Returns the move written in ``text``, countries resolved to ids on ``board``.
+
+    ``board`` defaults to the standard map. Raises BadNotation when ``text`` is not a
+    move, IllegalMove when a country it names is not on the map (or is ambiguous).
+    """
     raw = text.split()
     words = [w.lower() for w in raw]
     if not words or words[0] not in _ARITY:
-        raise BadNotation(f"I can't read '{shown(text)}': {HELP}.")
+        guess = did_you_mean(words[0], list(_ARITY)) if words else ""
+        raise BadNotation(f"I can't read '{shown(text)}'{guess or '.'}")
     verb, args = words[0], words[1:]
-    if len(args) != _ARITY[verb]:
-        example = {
-            "claim": "claim alaska", "redeem": "redeem AS KS QS", "place": "place alaska 3",
-            "attack": "attack alaska kamchatka", "invade": "invade 2",
-            "adjust": "adjust alaska alberta 2", "end": "end",
-        }[verb]
-        raise BadNotation(f"I can't read '{shown(text)}': write it like '{example}'.")
-    if verb == "claim":
-        return Claim(args[0])
+    least = _ARITY[verb]
+    if len(args) < least or (verb in _EXACT and len(args) != least):
+        raise BadNotation(f"I can't read '{shown(text)}': write it like '{_EXAMPLE[verb]}'.")
     if verb == "redeem":
         cards = [parse_card(a) for a in raw[1:]]
         if len(set(cards)) != 3:
             raise BadNotation(f"I can't read '{shown(text)}': a cardset is three different cards.")
         a, b, c = deck_order(cards)
         return Redeem((a, b, c))
-    if verb == "place":
-        return Place(args[0], _count(args[1], text))
-    if verb == "attack":
-        return Attack(args[0], args[1])
     if verb == "invade":
         return Invade(_count(args[0], text))
-    if verb == "adjust":
-        return Adjust(args[0], args[1], _count(args[2], text))
-    return End()
+    if verb == "end":
+        return End()
+    board = board or load_board()
+    if verb == "claim":
+        return Claim(resolve_country(" ".join(raw[1:]), board))
+    if verb == "place":
+        n = _count(args[-1], text)
+        return Place(resolve_country(" ".join(raw[1:-1]), board), n)
+    if verb == "attack":
+        return Attack(*split_countries(raw[1:], board))
+    n = _count(args[-1], text)
+    return Adjust(*split_countries(raw[1:-1], board), n)

@@ -12,6 +12,7 @@ from typing import Any
 from engines.core import Event, IllegalMove, event, shown
 from engines.core.deck import DECK_INDEX, deck_order
 from engines.core.dice import roll_sorted
+from engines.core.words import did_you_mean, plural
 from engines.xisk.battle import attacker_dice, defender_dice, resolve_battle
 from engines.xisk.board import Board
 from engines.xisk.cards import MUST_REDEEM_AT, is_set, redeemable
@@ -38,8 +39,7 @@ _PHASE_HINT = {
 
 def chips(n: int) -> str:
     """Returns "1 chip" or "n chips" for event sentences."""
-    return f"{n} chip" if n == 1 else f"{n} chips"
-
+    return plural(n, "chip")
 
 
 def to_act(s: XiskState) -> list[str]:
@@ -108,33 +108,36 @@ def legal_moves(s: XiskState, board: Board, player: str) -> list[Move]:
 # -- applying ---------------------------------------------------------------------------
 
 
-def _country(board: Board, word: str, text: str) -> str:
+def _country(board: Board, word: str) -> str:
+    """Returns ``word`` when it is a country id (``parse`` gives ids); raises IllegalMove, suggesting one."""
     if word not in board.neighbours:
-        raise IllegalMove(f"'{shown(word, 30)}' in '{shown(text)}' is not a country on the map (use ids like "
-                          "'alaska' or 'western-united-states').")
+        raise IllegalMove(f"'{shown(word, 30)}' is not a country on the map{did_you_mean(word, board.names) or '.'}")
     return word
 
 
-def _wrong_phase(s: XiskState, text: str) -> IllegalMove:
-    return IllegalMove(f"You can't play '{shown(text)}' now: {_PHASE_HINT[s.phase]}.")
+def _wrong_phase(s: XiskState, move: Move) -> IllegalMove:
+    verb = str(move).split(" ", 1)[0]
+    return IllegalMove(f"You can't {verb} now: {_PHASE_HINT[s.phase]}.")
 
 
 def apply_move(s: XiskState, board: Board, players: list[str], player: str, move: Move) -> list[Event]:
-    """Applies ``move`` of ``player`` (who may act) and returns the events; raises IllegalMove."""
-    text = str(move)
+    """Applies ``move`` of ``player`` (who may act) and returns the events; raises IllegalMove.
+
+    Refusals name countries as players read them (``Western United States``), never by id.
+    """
     if isinstance(move, Claim) and s.phase is Phase.CLAIM:
-        return _claim(s, board, players, player, _country(board, move.country, text))
+        return _claim(s, board, players, player, _country(board, move.country))
     if isinstance(move, Redeem) and s.phase in (Phase.SUPPLY, Phase.CARDSET):
         return _redeem(s, player, move)
     if isinstance(move, Place) and s.phase in (Phase.SUPPLY, Phase.CARDSET):
-        return _place(s, board, player, _country(board, move.country, text), move.count)
+        return _place(s, board, player, _country(board, move.country), move.count)
     if isinstance(move, Attack) and s.phase is Phase.ATTACK:
-        src, dst = _country(board, move.source, text), _country(board, move.target, text)
+        src, dst = _country(board, move.source), _country(board, move.target)
         return _attack(s, board, player, src, dst)
     if isinstance(move, Invade) and s.phase is Phase.INVADE:
         return _invade(s, board, player, move.count)
     if isinstance(move, Adjust) and s.phase is Phase.ADJUST:
-        src, dst = _country(board, move.source, text), _country(board, move.target, text)
+        src, dst = _country(board, move.source), _country(board, move.target)
         return _adjust(s, board, player, src, dst, move.count)
     if isinstance(move, End) and s.phase is Phase.ATTACK:
         return [event("end_attack", f"{player} ends the attack phase.", player=player),
@@ -142,12 +145,12 @@ def apply_move(s: XiskState, board: Board, players: list[str], player: str, move
     if isinstance(move, End) and s.phase is Phase.ADJUST:
         return [event("skip_adjust", f"{player} makes no adjustment.", player=player),
                 *_end_turn(s, board)]
-    raise _wrong_phase(s, text)
+    raise _wrong_phase(s, move)
 
 
 def _claim(s: XiskState, board: Board, players: list[str], player: str, country: str) -> list[Event]:
     if s.owner[country] is not None:
-        raise IllegalMove(f"You can't claim {country}: {s.owner[country]} already owns it.")
+        raise IllegalMove(f"You can't claim {board.names[country]}: {s.owner[country]} already owns it.")
     card, _ = s.claim_queue.pop(0)
     s.hands[player].remove(card)
     s.deck.append(card)
@@ -171,7 +174,8 @@ def start_turn(s: XiskState, board: Board) -> list[Event]:
     owned = len(s.countries_of(player))
     bonus = continent_bonus(s, board, player)
     s.supply_base = s.supply_left = country_supply(owned) + bonus
-    return [event("turn", f"{player}'s turn: {s.supply_left} supply chips ({owned} countries"
+    return [event("turn", f"{player}'s turn: {plural(s.supply_left, 'supply chip')} "
+                  f"({plural(owned, 'country', 'countries')}"
                   + (f", continent bonus {bonus}" if bonus else "") + ").",
                   player=player, supply=s.supply_left, turn_number=s.turn_number)]
 
@@ -199,12 +203,12 @@ def _redeem(s: XiskState, player: str, move: Redeem) -> list[Event]:
 
 def _place(s: XiskState, board: Board, player: str, country: str, n: int) -> list[Event]:
     if len(s.hands[player]) >= MUST_REDEEM_AT:
-        raise IllegalMove(f"You can't place yet: you hold {len(s.hands[player])} cards and must "
+        raise IllegalMove(f"You can't place yet: you hold {plural(len(s.hands[player]), 'card')} and must "
                           "redeem a cardset first.")
     if s.owner[country] != player:
-        raise IllegalMove(f"You can't place chips on {country}: you don't own it.")
+        raise IllegalMove(f"You can't place chips on {board.names[country]}: you don't own it.")
     if not 1 <= n <= s.supply_left:
-        raise IllegalMove(f"You can't place {n} chips: you have {s.supply_left} to place.")
+        raise IllegalMove(f"You can't place {chips(n)}: you have {s.supply_left} to place.")
     s.chips[country] += n
     s.supply_left -= n
     events = [event("place", f"{player} places {chips(n)} on {board.names[country]}.", player=player,
@@ -215,15 +219,16 @@ def _place(s: XiskState, board: Board, player: str, country: str, n: int) -> lis
 
 
 def _attack(s: XiskState, board: Board, player: str, src: str, dst: str) -> list[Event]:
-    text = f"attack {src} {dst}"
+    a, b = board.names[src], board.names[dst]
+    text = f"attack {b} from {a}"
     if s.owner[src] != player:
-        raise IllegalMove(f"You can't play '{text}': you don't own {src}.")
+        raise IllegalMove(f"You can't {text}: you don't own {a}.")
     if s.owner[dst] == player:
-        raise IllegalMove(f"You can't play '{text}': {dst} is yours already.")
+        raise IllegalMove(f"You can't {text}: {b} is yours already.")
     if not board.adjacent(src, dst):
-        raise IllegalMove(f"You can't play '{text}': no line joins {src} to {dst}.")
+        raise IllegalMove(f"You can't {text}: no line joins {a} to {b}.")
     if s.chips[src] < 2:
-        raise IllegalMove(f"You can't play '{text}': a country with 1 chip cannot attack.")
+        raise IllegalMove(f"You can't {text}: a country with 1 chip cannot attack.")
     defender = s.owner[dst]
     assert defender is not None
     att = roll_sorted(s.rng, attacker_dice(s.chips[src]))
@@ -277,8 +282,8 @@ def _invade(s: XiskState, board: Board, player: str, n: int) -> list[Event]:
     src, dst = s.invade
     most = s.chips[src] - 1
     if n > most:
-        raise IllegalMove(f"You can't play 'invade {n}': at most {most} more chips can move from "
-                          f"{src} (1 must stay behind).")
+        raise IllegalMove(f"You can't invade with {chips(n)}: at most {plural(most, 'more chip')} can move "
+                          f"from {board.names[src]} (1 must stay behind).")
     s.chips[src] -= n
     s.chips[dst] += n
     s.invade = None
@@ -298,7 +303,7 @@ def _after_invasion(s: XiskState, board: Board, player: str) -> list[Event]:
     s.eliminated.append(defeated)
     s.supply_left = 1
     s.phase = Phase.CARDSET
-    events = [event("defeat", f"{defeated} is defeated: {player} takes their {len(taken)} cards "
+    events = [event("defeat", f"{defeated} is defeated: {player} takes their {plural(len(taken), 'card')} "
                     "and 1 supply chip.", player=player, defeated=defeated, cards_taken=len(taken))]
     if taken:
         events.append(event("cards_taken", f"You take {' '.join(taken)} from {defeated}.",
@@ -321,14 +326,16 @@ def _enter_adjust(s: XiskState, board: Board, player: str) -> list[Event]:
 
 
 def _adjust(s: XiskState, board: Board, player: str, src: str, dst: str, n: int) -> list[Event]:
-    text = f"adjust {src} {dst} {n}"
+    a, b, most = board.names[src], board.names[dst], s.chips[src] - 1
+    text = f"move {chips(n)} from {a} to {b}"
     if s.owner[src] != player or s.owner[dst] != player:
-        raise IllegalMove(f"You can't play '{text}': you must own both countries.")
+        raise IllegalMove(f"You can't {text}: you must own both countries.")
     if not board.adjacent(src, dst):
-        raise IllegalMove(f"You can't play '{text}': no line joins {src} to {dst}.")
-    if not 1 <= n <= s.chips[src] - 1:
-        raise IllegalMove(f"You can't play '{text}': you may move 1 to {s.chips[src] - 1} chips "
-                          f"from {src} (1 must stay behind).")
+        raise IllegalMove(f"You can't {text}: no line joins {a} to {b}.")
+    if most < 1:
+        raise IllegalMove(f"You can't {text}: {a} holds 1 chip, and 1 must stay behind.")
+    if not 1 <= n <= most:
+        raise IllegalMove(f"You can't {text}: you may move 1 to {most} from {a} (1 must stay behind).")
     s.chips[src] -= n
     s.chips[dst] += n
     return [event("adjust", f"{player} moves {chips(n)} from {board.names[src]} to {board.names[dst]}.",

@@ -75,8 +75,9 @@ def test_a_move_of_the_wrong_phase_says_what_is_expected() -> None:
         g.play("ann", "attack alaska kamchatka")
 
 
-def test_country_names_are_not_resolved_by_the_engine() -> None:
+def test_an_ambiguous_prefix_names_the_countries_it_could_mean() -> None:
     g = position(owners={"western-united-states": "ann"}, phase=Phase.SUPPLY, supply_left=3)
-    with pytest.raises(IllegalMove):
+    with pytest.raises(IllegalMove, match="'western' could mean Western United States, Western Europe"):
         g.play("ann", "place western 1")
     g.play("ann", "place Western-United-States 1")
+    assert g.last_move == "place western-united-states 1"

@@ -72,7 +72,7 @@ def test_place_chips_one_country_at_a_time() -> None:
 
 def test_place_on_a_country_not_owned_is_illegal() -> None:
     g = position(owners=_owning(["alaska"]), phase=Phase.SUPPLY, supply_left=3)
-    with pytest.raises(IllegalMove, match="peru"):
+    with pytest.raises(IllegalMove, match="on Peru: you don't own it"):
         g.play("ann", "place peru 1")
 
 

@@ -3,8 +3,10 @@
     python bot.py --console xisk --players ann,bob,cy [--seed N] [--script FILE]
 
 At the prompt, type ``<player>: <move>`` (or just the move when one player must
-act), or one of: ``help``, ``legal [player]``, ``hand <player>``, ``board``,
-``log``, ``quit``. With ``--script`` the lines of FILE are played in order
+act), or one of: ``help``, ``legal [player]``, ``hand [player]``, ``board``,
+``log``, ``quit``; ``legal`` and ``hand`` with no name mean the player to act. A
+private part (a XISK hand) is never printed unasked: the table says whose changed.
+With ``--script`` the lines of FILE are played in order
 (blank lines and ``#`` comments skipped); the first rejected line stops the run
 with its message and exit status 1.
 """
@@ -20,13 +22,16 @@ from pathlib import Path
 from typing import TextIO
 
 from engines import GAMES, GameError
+from engines.core.words import plural
+from engines.xisk.hand import describe_hand
 from host.options import parse_options
+from host.outbox import Outbox
 from host.store import Store
 from host.tables import Person, Table, Tables, secret_part
 from render import render
 
 CHANNEL = "console"
-COMMANDS = "Commands: '<player>: <move>', 'legal [player]', 'hand <player>', 'board', 'log', 'help', 'quit'."
+COMMANDS = "Commands: '<player>: <move>', 'legal [player]', 'hand [player]', 'board', 'log', 'help', 'quit'."
 
 
 class Console:
@@ -50,8 +55,7 @@ class Console:
             await self.tables.join(CHANNEL, p)
         out = await self.tables.start(CHANNEL, first, seed=seed)
         self.say(out.text())
-        for uid, secret in out.secrets.items():
-            self.say(f"  (private to {self._name(uid)}: {len(secret)} field(s); type 'hand {self._name(uid)}')")
+        self._notes(out)
         await self.prompt_line()
 
     def _name(self, uid: str) -> str:
@@ -66,8 +70,7 @@ class Console:
         table = await self.table()
         assert table.game is not None
         if table.game.is_over:
-            winners = table.game.winners
-            self.say(f"Game over. Winners: {', '.join(winners) or 'none (a draw)'}.")
+            self.say(game_over(table.game.winners))
         else:
             self.say(f"To act: {', '.join(table.game.to_act())}")
 
@@ -90,8 +93,12 @@ class Console:
             seat = self._seat(table, who) if who else (game.to_act() or [""])[0]
             self.say("\n".join(game.legal_moves(seat)) or f"{who or seat} has no legal move now.")
         elif word == "hand":
-            secret = secret_part(game, self._seat(table, rest.strip()), game.view(None))
-            self.say("\n".join(f"{k}: {v}" for k, v in secret.items()) or "Nothing hidden.")
+            who = rest.strip()
+            seat = self._seat(table, who) if who else (game.to_act() or [""])[0]
+            if not seat:
+                raise GameError("Say whose hand: 'hand <player>'.")
+            secret = secret_part(game, seat, game.view(None))
+            self.say(describe_secret(table.row.game, secret))
         elif word == "board":
             self.pictures.mkdir(parents=True, exist_ok=True)
             path = self.pictures / f"{table.row.game}-{table.row.version:04d}.png"
@@ -128,10 +135,36 @@ class Console:
         who = who.strip()
         self._check_player(who)
         out = await self.tables.act(CHANNEL, self.people[who].id, move.strip())
-        self.say(out.text())
-        for uid, lines in out.private.items():
-            self.say(f"  (private to {self._name(uid)}: {len(lines)} message(s))")
+        over = [line for line in out.lines if line.startswith("Game over")]
+        # The move's events first, then the result once (the prompt line below says it).
+        self.say("\n".join([*(line for line in out.lines if line not in over), *(e["text"] for e in out.events)]))
+        self._notes(out)
         await self.prompt_line()
+
+    def _notes(self, out: Outbox) -> None:
+        """Says whose private part changed (a new hand) or who has private messages, never what."""
+        for uid in {**out.secrets, **out.private}:
+            name = self._name(uid)
+            if uid in out.secrets:
+                what = "a new hand" if "hand" in out.secrets[uid] else "new secrets"
+                self.say(f"  ({name} has {what}: type 'hand {name}')")
+            else:
+                self.say(f"  ({name} has {plural(len(out.private[uid]), 'private message')})")
+
+
+def game_over(winners: list[str]) -> str:
+    """Returns the line that ends a game: who won, or a draw."""
+    if not winners:
+        return "Game over: a draw."
+    return f"Game over: {' and '.join(winners)} win{'s' if len(winners) == 1 else ''}!"
+
+
+def describe_secret(game: str, secret: dict[str, object]) -> str:
+    """Returns a player's private part as a player reads it (a XISK hand by suit, with its sets)."""
+    hand = secret.get("hand")
+    if game == "xisk" and isinstance(hand, list):
+        return describe_hand([str(c) for c in hand])
+    return "\n".join(f"{k}: {v}" for k, v in secret.items()) or "Nothing hidden."
 
 
 async def run(args: argparse.Namespace, lines: Iterable[str] | None, out: TextIO) -> int:

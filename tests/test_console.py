@@ -23,7 +23,15 @@ def run(tmp_path: Path, script: str, *extra: str) -> tuple[int, str]:
 def test_a_script_plays_to_the_end(tmp_path: Path, tally_registered) -> None:
     code, text = run(tmp_path, "ann: add 3\nbob: add 3\n# a comment\n\nann: add 3\n", "--options", "target=9")
     assert code == 0
-    assert "ann wins!" in text and "Game over. Winners: ann." in text
+    assert "ann wins!" in text and "Game over: ann wins!" in text
+
+
+def test_a_finished_game_says_game_over_once_after_the_winning_move(tmp_path: Path, tally_registered) -> None:
+    code, text = run(tmp_path, "ann: add 3\nbob: add 3\nann: add 3\n", "--options", "target=9")
+    lines = text.splitlines()
+    assert code == 0 and text.count("Game over") == 1
+    winning = next(i for i, line in enumerate(lines) if line.startswith("ann adds 3: the total is 9"))
+    assert lines.index("Game over: ann wins!") > winning
 
 
 def test_a_script_stops_at_the_first_rejected_line(tmp_path: Path, tally_registered) -> None:
@@ -65,3 +73,32 @@ def test_hand_and_legal_find_a_player_whose_seat_name_differs(tmp_path: Path, ta
     assert code == 0 and "Ann has no legal move" not in text and "add 3" in text
     assert "Nothing hidden." not in text and "secret: " in text
     assert "Ann (2) adds 2: the total is 3." in text  # a bare move by the player to act
+
+
+def _xisk(tmp_path: Path, script: str) -> tuple[int, str]:
+    path = tmp_path / "moves.txt"
+    path.write_text(script)
+    out = io.StringIO()
+    code = console.main(["xisk", "--players", "ann,bob", "--seed", "3", "--script", str(path)], out)
+    return code, out.getvalue()
+
+
+def test_a_xisk_hand_is_shown_by_suit_with_a_few_example_sets(tmp_path: Path) -> None:
+    code, text = _xisk(tmp_path, "hand ann\n")
+    assert code == 0
+    assert "21 cards: ♠ A J 10 9 7 6 · ♥ A J 10 8 7 6 4 · ♦ Q 2 · ♣ A 10 8 6 4 2" in text
+    assert "567 possible sets, e.g. AS JS 10S; AS JS 9S; AS JS 7S" in text
+    assert "[" not in text and "redeem" not in text
+
+
+def test_hand_with_no_name_shows_the_hand_of_the_player_to_act(tmp_path: Path) -> None:
+    _, named = _xisk(tmp_path, "hand ann\n")
+    _, bare = _xisk(tmp_path, "hand\n")
+    assert "To act: ann" in bare and bare == named
+
+
+def test_private_notes_say_what_they_are(tmp_path: Path) -> None:
+    code, text = _xisk(tmp_path, "claim great britain\n")
+    assert code == 0 and "field(s)" not in text and "message(s)" not in text
+    assert "(ann has a new hand: type 'hand ann')" in text and "(bob has a new hand: type 'hand bob')" in text
+    assert "ann reveals" in text and "claims Great Britain." in text

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from engines.core.errors import BadNotation, shown
 from engines.core.hexgrid import Hex, add, hexagon, neighbours
+from engines.core.words import did_you_mean
 
 OFFSET_B: Hex = (7, -3)
 BOARD_A: frozenset[Hex] = hexagon(3)
@@ -44,6 +45,8 @@ CELL_NAMES: dict[Hex, str] = _names()
 """Hex → cell name."""
 CELLS: dict[str, Hex] = {name: h for h, name in CELL_NAMES.items()}
 """Cell name → hex."""
+COLUMN_LENGTH: dict[str, int] = {c: sum(name[0] == c for name in CELLS) for c in COLUMNS}
+"""Column letter → how many hexes it holds (its highest rank)."""
 
 SEAM: frozenset[Hex] = frozenset(
     h for h in ALL_HEXES for n in neighbours(h) if n in ALL_HEXES and (h in BOARD_A) != (n in BOARD_A)
@@ -57,14 +60,36 @@ def cell_name(h: Hex) -> str:
 
 
 def cell_hex(text: str) -> Hex:
-    """Returns the hex named ``text`` (any case); raises BadNotation for a name off the boards."""
+    """Returns the hex named ``text`` (any case); raises BadNotation for a name off the boards.
+
+    The message says how far the column runs, or suggests the nearest cell::
+
+        >>> cell_hex("d9")
+        Traceback (most recent call last):
+        ...
+        engines.core.errors.BadNotation: 'd9' is not a hex of the boards: column d runs from d1 to d7.
+        >>> cell_hex("4d")
+        Traceback (most recent call last):
+        ...
+        engines.core.errors.BadNotation: '4d' is not a hex of the boards: did you mean d4?
+    """
     key = text.strip().lower()
     if key not in CELLS:
-        raise BadNotation(
-            f"'{shown(text, 20)}' is not a hex of the boards: columns a–g are White's board, h–n Black's, "
-            "ranks count from 1 at the bottom of each column."
-        )
+        raise BadNotation(f"'{shown(text, 20)}' is not a hex of the boards: {_cell_hint(key)}")
     return CELLS[key]
+
+
+def _cell_hint(key: str) -> str:
+    """Returns how to name a hex, as near to what was typed as can be said."""
+    letter, rank = key[:1], key[1:]
+    if letter and letter in COLUMNS and rank.isdigit():
+        return f"column {letter} runs from {letter}1 to {letter}{COLUMN_LENGTH[letter]}."
+    flipped = key[-1:] + key[:-1]
+    if flipped in CELLS:
+        return f"did you mean {flipped}?"
+    near = did_you_mean(key, list(CELLS))
+    return near[2:] if near else (
+        "columns a–g are White's board, h–n Black's, ranks count from 1 at the bottom of each column.")
 
 
 def home_of(h: Hex) -> int:

@@ -24,10 +24,11 @@ from typing import Any
 from engines.core import JSON, Event, Game, GameError, IllegalMove, event, shown
 from engines.core.hexgrid import Hex
 from engines.core.reader import show_value
+from engines.core.words import did_you_mean, plural
 from engines.nxs.board import CELLS, cell_hex, cell_name
 from engines.nxs.checks import check_state
 from engines.nxs.hexes import DIRECTIONS, parse_facing
-from engines.nxs.moves import Capture, Resign, Rotate, Slide, parse
+from engines.nxs.moves import SHAPES, Capture, Resign, Rotate, Slide, parse
 from engines.nxs.position import Piece, Position, pieces_of, position_key
 from engines.nxs.roster import COLOURS, default_data
 from engines.nxs.rules import (
@@ -88,6 +89,7 @@ class Nxs(Game):
     TITLE = "NXS"
     MIN_PLAYERS = 2
     MAX_PLAYERS = 2
+    MOVE_SHAPES = SHAPES
     OPTIONS = {"layout": "medium", "target": 10, "handicap": {}, "quiet_turns": 60, "repetitions": 3}
     OPTION_DOCS = {
         "layout": "The starting layout from data/nxs/layouts.json: short (7 ships), medium (10)"
@@ -109,7 +111,9 @@ class Nxs(Game):
         opts = super().check_options(options)
         _, layouts = default_data()
         if opts["layout"] not in layouts:
-            raise GameError(f"NXS has no layout {show_value(opts['layout'])} (layouts: {', '.join(layouts)}).")
+            near = did_you_mean(str(opts["layout"]), list(layouts))
+            raise GameError(f"NXS has no layout {show_value(opts['layout'])}{near or '.'} "
+                            f"(layouts: {', '.join(layouts)}).")
         if not _whole(opts["target"], 1, MAX_TERRITORY):
             raise GameError(
                 f"target must be a whole number from 1 to {MAX_TERRITORY}, not {show_value(opts['target'])}."
@@ -171,8 +175,11 @@ class Nxs(Game):
                 f = parse_facing(facing)
             except ValueError as err:
                 raise GameError(str(err)) from err
-            if ship not in game.ships or seat not in (0, 1) or h in pos:
-                raise GameError(f"Cannot place seat {seat}'s {ship} on {cell}.")
+            if ship not in game.ships:
+                near = did_you_mean(ship, {k: k for k in game.ships} | {s.name: k for k, s in game.ships.items()})
+                raise GameError(f"'{shown(ship, 20)}' is not a ship of the roster{near or '.'}")
+            if seat not in (0, 1) or h in pos:
+                raise GameError(f"Cannot place seat {seat}'s {game.ships[ship].name} on {cell}.")
             pos[h] = Piece(seat, ship, f)
         game._reset(pos, turn=turn, step=Step(step))
         return game
@@ -268,7 +275,7 @@ class Nxs(Game):
         other = self.players[1 - seat]
         if verdict is Verdict.ILLEGAL:
             raise IllegalMove(
-                f"'{move}' would give {other} {new_scores[1 - seat]} hexes (their target is "
+                f"'{move}' would give {other} {plural(new_scores[1 - seat], 'hex', 'hexes')} (their target is "
                 f"{self.targets[1 - seat]}) while you hold {new_scores[seat]}: a close call you lose, "
                 "so it is not allowed."
             )
@@ -291,7 +298,8 @@ class Nxs(Game):
         self.last = {"kind": kind, "from": move.src, "to": move.dst}
         if verdict is Verdict.TARGET:
             self.outcome = Outcome(Termination.TARGET, seat)
-            events.append(event("win", f"{player} holds {new_scores[seat]} hexes and wins!", winner=player))
+            events.append(event("win", f"{player} holds {plural(new_scores[seat], 'hex', 'hexes')} and wins!",
+                                winner=player))
         elif verdict is Verdict.CLOSE_CALL:
             self.outcome = Outcome(Termination.CLOSE_CALL, seat)
             events.append(event("win", f"Close call: {other} reaches the target, but {player} holds more "

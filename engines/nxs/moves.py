@@ -27,7 +27,13 @@ two cells. :func:`parse` and ``str`` round-trip::
     >>> parse("fly d4 d5")
     Traceback (most recent call last):
     ...
-    engines.core.errors.BadNotation: I can't read 'fly d4 d5': ...
+    engines.core.errors.BadNotation: I can't read 'fly d4 d5'.
+    >>> parse("rotaet d4 left")
+    Traceback (most recent call last):
+    ...
+    engines.core.errors.BadNotation: I can't read 'rotaet d4 left': did you mean rotate?
+
+A game's refusal adds what is legal now (:meth:`engines.core.game.Game.play`).
 """
 
 from __future__ import annotations
@@ -35,10 +41,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engines.core.errors import BadNotation, shown
+from engines.core.words import did_you_mean
 from engines.nxs.board import cell_hex, cell_name
 from engines.nxs.hexes import Turn
 
-_HELP = "write 'move f4 h3', 'capture e4 g3', 'rotate d4 left|right' or 'resign'"
+SHAPES: dict[str, str] = {"move": "move <from> <to>", "capture": "capture <from> <to>",
+                          "rotate": "rotate <cell> left|right", "resign": "resign"}
+"""How each kind of move is written, by its first word."""
 _WAYS: dict[str, Turn] = {"left": "left", "l": "left", "ccw": "left", "right": "right", "r": "right",
                           "cw": "right"}
 
@@ -112,4 +121,7 @@ def parse(text: str) -> Move:
             words[1], words[2] = words[2], words[1]
         if words[2] in _WAYS:
             return Rotate(_cell(words[1], text), _WAYS[words[2]])
-    raise BadNotation(f"I can't read '{shown(text)}': {_HELP}.")
+    if words and words[0] in SHAPES:
+        raise BadNotation(f"I can't read '{shown(text)}': write '{SHAPES[words[0]]}'.")
+    guess = did_you_mean(words[0], list(SHAPES)) if words else ""
+    raise BadNotation(f"I can't read '{shown(text)}'{guess or '.'}")

@@ -16,6 +16,7 @@ from __future__ import annotations
 from enum import Enum
 
 from engines.core.hexgrid import SIDES, Hex
+from engines.core.words import plural
 from engines.nxs.board import ALL_HEXES, BOARDS, cell_name
 from engines.nxs.hexes import CORNERS, DIRECTIONS, absolute, corner_flanks, corner_target, turn
 from engines.nxs.position import Piece, Position
@@ -182,7 +183,7 @@ def why_not_slide(pos: Position, src: Hex, dst: Hex, ships: dict[str, Ship]) -> 
                     return f"{there} is taken: a ship only moves to an empty hex (capture with 'capture')."
                 return f"{name} cannot pass: its way to {there} is blocked."
     sails = ", ".join(DIRECTIONS[absolute(piece.facing, s)] for s in ship.arrows)
-    return f"{name} cannot reach {there}: it sails {sails}, up to {ship.range} hex(es)."
+    return f"{name} cannot reach {there}: it sails {sails}, up to {plural(ship.range, 'hex', 'hexes')}."
 
 
 def why_not_capture(pos: Position, src: Hex, dst: Hex, ships: dict[str, Ship]) -> str:

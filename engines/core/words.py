@@ -13,6 +13,8 @@ alike::
     'Legal now: attack alaska kamchatka, end.'
     >>> legal_hint([f"place alaska {n}" for n in range(1, 12)] + ["redeem AS KS QS"])
     'Legal now: 12 moves (place …, redeem …).'
+    >>> legal_hint(["pass", "done a1"], {"done": "done <unit>"}, complete=False)
+    'Legal now: pass, done <unit>.'
 """
 
 from __future__ import annotations
@@ -70,5 +72,6 @@ def legal_hint(moves: list[str], shapes: Mapping[str, str] | None = None, *, com
         shape = (shapes or {}).get(verb) or (verb if verb == m else f"{verb} …")
         if shape not in kinds:
             kinds.append(shape)
-    count = f"{len(moves)} moves" if complete else "moves"
-    return f"Legal now: {count} ({', '.join(kinds)})."
+    if not complete:
+        return f"Legal now: {', '.join(kinds)}."
+    return f"Legal now: {len(moves)} moves ({', '.join(kinds)})."

@@ -18,10 +18,11 @@ from __future__ import annotations
 
 from shapely.geometry import Point
 
-from engines.core.errors import IllegalMove
+from engines.core.errors import IllegalMove, shown
 from engines.core.events import Event, event
 from engines.core.rng import Rng
-from engines.nexo.attacks import attack_problem, overwatch_reactions, pick_weapon, resolve
+from engines.core.words import did_you_mean
+from engines.nexo.attacks import attack_problem, overwatch_reactions, pick_weapon, resolve, weapons_of
 from engines.nexo.geometry import EPS, check_move, edge_distance, plan_move
 from engines.nexo.layout import DEPOT_RADIUS
 from engines.nexo.moves import Ability, Attack, Go, Unary
@@ -126,8 +127,10 @@ def _attack(w: World, rng: Rng, piece: Model | Building, order: Attack) -> list[
     wp = pick_weapon(w, piece, order.verb, order.weapon)
     if wp is None:
         kind = "ranged" if order.verb == "shoot" else "melee"
-        named = f" called '{order.weapon}'" if order.weapon else ""
-        raise IllegalMove(f"{piece.id} has no {kind} weapon{named}.")
+        named = f" called '{shown(order.weapon, 20)}'" if order.weapon else ""
+        near = did_you_mean(order.weapon, [wp.name for wp in weapons_of(w, piece)
+                                           if wp.melee == (order.verb == "fight")]) if order.weapon else ""
+        raise IllegalMove(f"{piece.id} has no {kind} weapon{named}{near or '.'}")
     target = w.piece(w.resolve(order.target))
     problem = attack_problem(w, piece, target, wp)
     if problem:
@@ -162,7 +165,8 @@ def _ability(w: World, piece: Model | Building, order: Ability) -> list[Event]:
     if order.verb == "harvest":
         depot = next((d for d in s.depots if d.id == order.target), None)
         if depot is None:
-            raise IllegalMove(f"There is no Carbonite depot '{order.target}'.")
+            near = did_you_mean(order.target, [d.id for d in s.depots])
+            raise IllegalMove(f"There is no Carbonite depot '{shown(order.target, 20)}'{near or '.'}")
         if edge_distance(body, Point(depot.x, depot.y).buffer(DEPOT_RADIUS)) > reach + EPS:
             raise IllegalMove(f"{piece.id} is not within {reach:g}\" of depot {depot.id}.")
         key = f"{piece.owner}:{depot.id}"

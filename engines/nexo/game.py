@@ -44,6 +44,7 @@ from engines.nexo.activation import finish, play_order
 from engines.nexo.checks import check_state
 from engines.nexo.data import default_ruleset
 from engines.nexo.moves import (
+    SHAPES,
     Ability,
     Attack,
     Concede,
@@ -70,6 +71,8 @@ class Nexo(Game):
     TITLE = "Nexohominis"
     MIN_PLAYERS = 2
     MAX_PLAYERS = 2
+    MOVE_SHAPES = SHAPES
+    LEGAL_MOVES_COMPLETE = False  # legal_moves is a sample of a continuous game
     OPTIONS = {"scenario": None, "battlefield": "crossroads", "carbonite": 200, "round_limit": None}
     OPTION_DOCS = {
         "scenario": "A position to start from (see engines/nexo/scenario.py); none: a fresh game.",

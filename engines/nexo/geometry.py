@@ -156,7 +156,7 @@ def plan_move(terrain: Terrain, mover: Body, waypoints: Sequence[tuple[float, fl
             raise IllegalMove(f"{where} leaves the battlefield.")
         for p in terrain.touching(swept):
             if p.traits.impassable and _overlaps(swept, p.shape):
-                raise IllegalMove(f"{where} crosses impassable terrain {p.id}.")
+                raise IllegalMove(f"{where} crosses impassable terrain: the {p.traits.title} {p.id}.")
         for o in solid:
             if _overlaps(swept, o.shape):
                 raise IllegalMove(f"{where} runs into {o.id}.")
@@ -166,7 +166,7 @@ def plan_move(terrain: Terrain, mover: Body, waypoints: Sequence[tuple[float, fl
     end = base(*path[-1], mover.radius)
     for p in terrain.touching(end):
         if p.traits.no_stopping and _overlaps(end, p.shape):
-            raise IllegalMove(f"{mover.id} cannot stop on {p.id} ({p.type}): move across it.")
+            raise IllegalMove(f"{mover.id} cannot stop on the {p.traits.title} {p.id}: move across it.")
     return MovePlan(path, length, difficult, length + difficult)
 
 

@@ -63,6 +63,7 @@ import re
 from dataclasses import dataclass
 
 from engines.core.errors import BadNotation, shown
+from engines.core.words import did_you_mean
 
 _CELL = re.compile(r"([a-v])([0-9]{1,2})")
 _NUM = r"(-?[0-9]{1,5}(?:\.[0-9]{1,20})?)"
@@ -71,6 +72,15 @@ _ID = re.compile(r"[a-z][a-z0-9_]{0,11}")
 # ASCII only: '\d' and str.isdigit() also accept other scripts' digits (and '²').
 
 Pos = tuple[float, float]
+SHAPES: dict[str, str] = {
+    "first": "first me|them", "move": "move <unit> <x,y> …", "dash": "dash <unit> <x,y> …",
+    "shoot": "shoot <unit> <target> [<weapon>]", "fight": "fight <unit> <target> [<weapon>]",
+    "overwatch": "overwatch <unit>", "harvest": "harvest <worker> <depot>|all",
+    "build": "build <worker> <building>", "repair": "repair <worker> <building>", "done": "done <unit>",
+    "pass": "pass", "produce": "produce <building> <unit type> [<x,y>]",
+    "construct": "construct <building type> <x,y> [r90]", "end": "end", "scrap": "scrap <id>", "concede": "concede",
+}
+"""How each order is written, by its first word."""
 DECIMALS = 2
 """Positions are read, applied and logged at this many decimals."""
 MAX_WAYPOINTS = 20
@@ -260,7 +270,8 @@ def parse_move(text: str) -> Move:
         if len(args) == 3 and args[2] not in ("r90", "r0"):
             raise BadNotation(f"I can't read '{shown(raw)}': the turn is written 'r90'.")
         return Construct(_ident(raw, args[0]), parse_pos(args[1]), 90 if args[2:] == ["r90"] else 0)
-    raise BadNotation(f"I can't read '{shown(raw)}': '{shown(words[0], 20)}' is not an order.")
+    near = did_you_mean(verb, list(SHAPES))
+    raise BadNotation(f"I can't read '{shown(raw)}': '{shown(words[0], 20)}' is not an order{near or '.'}")
 
 
 def parse_pos(text: str) -> Pos:

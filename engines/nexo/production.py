@@ -21,8 +21,9 @@ import math
 
 from shapely.geometry import Point
 
-from engines.core.errors import IllegalMove
+from engines.core.errors import IllegalMove, shown
 from engines.core.events import Event, event
+from engines.core.words import did_you_mean
 from engines.nexo import economy
 from engines.nexo.data import building_shape
 from engines.nexo.geometry import EPS, Body, base, edge_distance, placement_problem
@@ -113,7 +114,8 @@ def produce(w: World, seat: str, order: Produce) -> list[Event]:
     if b is None or b.owner != seat:
         raise IllegalMove(f"'{order.building}' is not one of your buildings.")
     if ut is None:
-        raise IllegalMove(f"There is no unit type '{order.unit_type}'.")
+        near = did_you_mean(order.unit_type, {u.title: u.name for u in w.faction.units.values()})
+        raise IllegalMove(f"There is no unit type '{shown(order.unit_type, 20)}'{near or '.'}")
     bt = w.faction.buildings[b.type]
     if ut.name not in bt.produces:
         raise IllegalMove(f"A {bt.title} cannot produce a {ut.title}.")
@@ -172,7 +174,9 @@ def construct(w: World, seat: str, order: Construct) -> list[Event]:
     s = w.state
     bt = w.faction.buildings.get(order.building_type)
     if bt is None or bt.carbonite is None:
-        raise IllegalMove(f"'{order.building_type}' is not a building you can construct.")
+        near = did_you_mean(order.building_type, [b.name for b in w.faction.buildings.values()
+                                                  if b.carbonite is not None])
+        raise IllegalMove(f"'{shown(order.building_type, 20)}' is not a building you can construct{near or '.'}")
     side = s.sides[seat]
     if side.carbonite < bt.carbonite:
         raise IllegalMove(f"A {bt.title} costs {bt.carbonite} Carbonite and you have {side.carbonite}.")

@@ -27,6 +27,7 @@ from __future__ import annotations
 from engines.core.dice import roll
 from engines.core.events import Event, event
 from engines.core.rng import Rng
+from engines.core.words import plural
 from engines.nexo import production
 from engines.nexo.state import SEATS, Building, Model, Phase, other
 from engines.nexo.world import World
@@ -92,7 +93,8 @@ def open_phase(w: World, phase: Phase) -> list[Event]:
         s.sides[seat].passes = max(0, counts[other(seat)] - counts[seat])
         if s.sides[seat].passes:
             events.append(event("passes", f"{w.names[seat]} is outnumbered and gains "
-                                f"{s.sides[seat].passes} Pass(es) this phase.", player=w.names[seat]))
+                                f"{plural(s.sides[seat].passes, 'Pass', 'Passes')} this phase.",
+                                player=w.names[seat]))
     s.turn = s.first
     return events + settle(w)
 

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from engines.core.errors import IllegalMove
+from engines.core.errors import IllegalMove, shown
+from engines.core.words import did_you_mean
 from engines.nexo import economy
 from engines.nexo.datatypes import BuildingType, Ruleset, UnitType, WiaResult
 from engines.nexo.geometry import Body, building_body, model_body
@@ -74,7 +75,8 @@ class World:
             return units[0]
         if builds:
             return builds[0]
-        raise IllegalMove(f"There is no unit or building '{name}'.")
+        near = did_you_mean(name, [*s.models, *s.buildings])
+        raise IllegalMove(f"There is no unit or building '{shown(name, 20)}'{near or '.'}")
 
     def model(self, name: str) -> Model:
         """Returns the model ``name``; raises IllegalMove when there is none."""

@@ -49,9 +49,9 @@ def test_9_2_paths_with_waypoints_add_their_segments() -> None:
 def test_5_12_impassable_footprint_cannot_be_crossed_but_can_be_walked_around() -> None:
     t = terrain(piece("S1", "sealed", rect(10, 10, 14, 14)))
     mover = model_body("a", 8, 12, 0.5)
-    with pytest.raises(IllegalMove, match="crosses impassable terrain S1"):
+    with pytest.raises(IllegalMove, match="crosses impassable terrain: the Sealed structure S1"):
         plan_move(t, mover, [(16, 12)], [])
-    with pytest.raises(IllegalMove, match="crosses impassable terrain S1"):
+    with pytest.raises(IllegalMove, match="crosses impassable terrain: the Sealed structure S1"):
         plan_move(t, mover, [(9.6, 12)], [])  # the base overlaps the footprint's edge
     plan = plan_move(t, mover, [(8, 15), (16, 15), (16, 12)], [])
     assert plan.cost == pytest.approx(14)
@@ -75,7 +75,7 @@ def test_5_10_a_move_crosses_a_barricade_but_does_not_stop_on_it() -> None:
     t = terrain(piece("B1", "barricade", line=((5, 10), (15, 10))))
     mover = model_body("a", 10, 8, 0.5)
     assert plan_move(t, mover, [(10, 12)], []).cost == pytest.approx(4)
-    with pytest.raises(IllegalMove, match="cannot stop on B1"):
+    with pytest.raises(IllegalMove, match="cannot stop on the Barricade B1"):
         plan_move(t, mover, [(10, 10.3)], [])
 
 

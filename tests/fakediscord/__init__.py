@@ -2,8 +2,9 @@
 
 Modules: ``server`` (state and HTTP site), ``rest`` (REST routes and the fault/recording
 middleware), ``interactions`` (callback and webhook routes), ``replies`` (shared handler
-helpers), ``gateway`` (WebSocket gateway), ``messages`` (message store, limits, interaction
-callbacks), ``commands`` (interaction data from synced commands), ``payloads`` (JSON builders),
+helpers), ``gateway`` (WebSocket gateway), ``limits`` (Discord's limits, one table, and the checks
+that refuse a payload over them), ``messages`` (message store, interaction callbacks),
+``commands`` (interaction data from synced commands), ``payloads`` (JSON builders),
 ``recorder`` (what the bot sent), ``faults`` (fault switches), ``api`` (the test API),
 ``fixtures`` (pytest fixtures).
 
@@ -13,8 +14,8 @@ templates). Any other route answers 404 JSON and is kept in ``Recorder.unknown_r
 - ``GET /users/@me``, ``GET /users/{user_id}``, ``GET /oauth2/applications/@me``
 - ``GET /guilds/{guild_id}``, ``GET /guilds/{guild_id}/members/{user_id}``
 - ``GET /gateway``, ``GET /gateway/bot``
-- ``PUT|GET /applications/{application_id}/commands``
-- ``PUT|GET /applications/{application_id}/guilds/{guild_id}/commands``
+- ``PUT|POST|GET /applications/{application_id}/commands``
+- ``PUT|POST|GET /applications/{application_id}/guilds/{guild_id}/commands``
 - ``GET /channels/{channel_id}``
 - ``POST /channels/{channel_id}/messages`` (JSON, or multipart: ``payload_json`` + ``files[n]``)
 - ``GET|PATCH|DELETE /channels/{channel_id}/messages/{message_id}``
@@ -28,8 +29,23 @@ templates). Any other route answers 404 JSON and is kept in ``Recorder.unknown_r
 - ``GET|PATCH|DELETE /webhooks/{webhook_id}/{webhook_token}/messages/@original``
 - ``GET|PATCH|DELETE /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}``
 
-Messages over 2,000 characters, with over 10 files or embeds (400 code 50035), or with files
-over the attachment size limit (413 code 40005) are refused.
+Discord's limits (``limits``) are enforced on every route that carries them: channel messages
+and DMs (create, edit), interaction callbacks, follow-ups and their edits, and command
+registration. A payload over one is answered 400 ``{"code": 50035, "message": "Invalid Form
+Body", "errors": {...}}`` with ``errors`` naming the path as Discord does (``components.0.
+components.1.label`` -> ``{"_errors": [{"code": "BASE_TYPE_MAX_LENGTH", ...}]}``): content over
+2,000 characters; components (5 rows, row width 5 with a select filling a row, custom_id 1..100 and
+unique, button label 80, label or emoji, link buttons with url and no custom_id, select options
+1..25 of 100-character label/value/description, placeholder 150, min/max values 0..25); embeds
+(10, title 256, description 4,096, 25 fields of 256/1,024, footer 2,048, author 256, 6,000 in
+all); autocomplete results (25 choices, name 1..100, value 100); modals; callback types the
+interaction does not take (``type``: "Value must be one of {8}."); commands (100 chat-input per
+scope, names ``^[-_\\w]{1,32}$`` lower-case, descriptions 1..100, 25 options, subcommands or
+choices, required options first, groups one level deep). An empty message is 400 code 50006,
+files over the attachment size limit 413 code 40005. Every refusal (any 4xx but 404 the fake's
+rules answer) is kept in ``Recorder.refused`` (``Recorder.refusals(code=50035)``, and each
+interaction's ``InteractionRecord.refusals``), and, when the environment variable
+``FAKE_DISCORD_REFUSALS`` names a file, appended to it as a JSON line with the test's name.
 
 Nonces (channel messages and DMs, JSON or multipart): a ``nonce`` must be an integer or a string
 of at most 25 characters (else 400 code 50035) and is echoed in the message; with

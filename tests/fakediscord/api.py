@@ -231,8 +231,9 @@ class DiscordTest:
             if defer_is_answer and any(cb.type == 6 for cb in record.callbacks):
                 break
             if time.monotonic() > deadline:
+                refused = "".join(f"; refused: {r}" for r in record.refusals)
                 raise TimeoutError(f"no final answer to {record.name!r} within {limit} s; "
-                                   f"callbacks: {[(c.type, c.data) for c in record.callbacks]}")
+                                   f"callbacks: {[(c.type, c.data) for c in record.callbacks]}{refused}")
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(record.answered.wait(), timeout=0.05)
         await self.quiet()

@@ -7,6 +7,7 @@ from typing import Any
 
 from aiohttp import web
 
+from tests.fakediscord import limits
 from tests.fakediscord import messages as msgs
 from tests.fakediscord.recorder import Callback
 from tests.fakediscord.replies import FAKE_KEY, Json, error, read_body, reply
@@ -20,11 +21,13 @@ async def interaction_callback(request: web.Request) -> web.Response:
         return error(404, "Unknown interaction", 10062)
     body, files = await read_body(request)
     kind, data = int(body.get("type", 0)), dict(body.get("data") or {})
-    msgs.check(fake, data, files)
+    source = fake.messages.get(record.source_message_id) if record.source_message_id else None
+    limits.check_callback(kind, data, files, interaction_kind=record.kind, source=source.payload if source else None)
+    msgs.check_size(fake, files)
     now = time.monotonic()
     if any(cb.accepted for cb in record.callbacks):
         record.callbacks.append(Callback(kind, data, now, accepted=False, seq=fake.recorder.next_seq()))
-        return error(400, "Interaction has already been acknowledged.", 40060)
+        return error(400, "Interaction has already been acknowledged.", limits.ALREADY_ACKNOWLEDGED)
     late = fake.enforce_deadline and now - record.dispatched_at > record.deadline
     record.callbacks.append(Callback(kind, data, now, accepted=not late, seq=fake.recorder.next_seq()))
     if late:
@@ -58,7 +61,8 @@ async def post_followup(request: web.Request) -> web.Response:
     if record is None:
         return error(404, "Unknown Webhook", 10015)
     body, files = await read_body(request)
-    msgs.check(request.app[FAKE_KEY], body, files)
+    msgs.check(fake, body, files)
+    limits.refuse_empty(body, files)
     original = record.original
     if original is not None and int(original.payload.get("flags") or 0) & msgs.LOADING:
         # The first follow-up after a "thinking" defer replaces the loading message (and keeps its flags).
@@ -94,7 +98,8 @@ async def patch_webhook_message(request: web.Request) -> web.Response:
     if message is None:
         return error(404, "Unknown Message", 10008)
     body, files = await read_body(request)
-    msgs.check(request.app[FAKE_KEY], body, files)
+    msgs.check(request.app[FAKE_KEY], body, files, flags=int(message.payload.get("flags") or 0))
+    limits.refuse_empty_edit(message.payload, body, files)
     msgs.edit(request.app[FAKE_KEY], message, body, files)
     if message not in record.messages:
         record.messages.append(message)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
+from tests.fakediscord import limits
+from tests.fakediscord.limits import Rejected
 from tests.fakediscord.payloads import FakeChannel, application_payload, attachment_payload, message_payload
 from tests.fakediscord.recorder import InteractionRecord, SentFile, SentMessage
 
@@ -12,33 +14,24 @@ if TYPE_CHECKING:
     from tests.fakediscord.server import FakeDiscord
 
 __all__ = ["Rejected", "SentFile", "SentMessage", "application_payload", "apply_callback", "check", "check_nonce",
-           "create", "edit", "post"]
+           "check_size", "create", "edit", "post"]
 
 Json = dict[str, Any]
 EPHEMERAL, LOADING = 64, 128
-MAX_CONTENT, MAX_FILES, MAX_EMBEDS = 2000, 10, 10
-MAX_NONCE = 25
 NONCE_WINDOW = 300.0
 """Seconds an enforced nonce is remembered (Discord: "the past few minutes")."""
 
 
-class Rejected(Exception):
-    """A request Discord would refuse; the middleware turns it into a JSON error."""
+def check(fake: FakeDiscord, body: Json, files: list[SentFile], *, base: tuple[str, ...] = (),
+          flags: int = 0, nonce: bool = False) -> None:
+    """Raises Rejected for a message Discord refuses: over any limit of ``limits`` (400 code 50035,
+    naming the path) or with files larger than the attachment size limit (413 code 40005)."""
+    limits.check_message(body, files, base=base, flags=flags, nonce=nonce)
+    check_size(fake, files)
 
-    def __init__(self, status: int, code: int, message: str) -> None:
-        super().__init__(message)
-        self.status, self.code, self.message = status, code, message
 
-
-def check(fake: FakeDiscord, body: Json, files: list[SentFile]) -> None:
-    """Raises Rejected for a message Discord refuses: text over 2,000 characters, over 10 files
-    or embeds, or files larger than the attachment size limit."""
-    content = body.get("content") or ""
-    if len(content) > MAX_CONTENT:
-        raise Rejected(400, 50035, f"Invalid Form Body: content must be {MAX_CONTENT} or fewer in length "
-                                   f"(got {len(content)})")
-    if len(files) > MAX_FILES or len(body.get("embeds") or []) > MAX_EMBEDS:
-        raise Rejected(400, 50035, "Invalid Form Body: too many files or embeds")
+def check_size(fake: FakeDiscord, files: list[SentFile]) -> None:
+    """Raises Rejected (413 code 40005) for files larger together than the attachment size limit."""
     if sum(len(f.data) for f in files) > fake.attachment_size_limit:
         raise Rejected(413, 40005, "Request entity too large")
 
@@ -46,14 +39,9 @@ def check(fake: FakeDiscord, body: Json, files: list[SentFile]) -> None:
 def check_nonce(body: Json) -> None:
     """Raises Rejected (400 code 50035) for a nonce that is neither an integer nor a string of at most 25
     characters."""
-    nonce = body.get("nonce")
-    if nonce is None:
-        return
-    if isinstance(nonce, bool) or not isinstance(nonce, int | str):
-        raise Rejected(400, 50035, "Invalid Form Body: nonce must be an integer or a string")
-    if isinstance(nonce, str) and len(nonce) > MAX_NONCE:
-        raise Rejected(400, 50035, f"Invalid Form Body: nonce must be {MAX_NONCE} or fewer in length "
-                                   f"(got {len(nonce)})")
+    problems = limits.Problems()
+    limits.message_problems(problems, {"nonce": body.get("nonce")}, [], nonce=True)
+    problems.raise_if_any()
 
 
 def _nonce_key(fake: FakeDiscord, body: Json) -> tuple[int, str] | None:

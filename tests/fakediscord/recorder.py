@@ -140,6 +140,8 @@ class InteractionRecord:
     payload: Json = field(default_factory=dict)
     """The INTERACTION_CREATE payload as dispatched."""
     answered: asyncio.Event = field(default_factory=asyncio.Event)
+    refusals: list[Refusal] = field(default_factory=list)
+    """The requests on this interaction's callback or webhook that the fake refused (4xx), in order."""
 
     @property
     def first_response_after(self) -> float | None:
@@ -205,6 +207,36 @@ class RequestRecord:
     status: int
     at: float
     duration: float
+    code: int | None = None
+    """Discord's JSON error code of a refused request (50035, 50006, 40060...), else None."""
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A request the fake refused as Discord would (a 4xx it answered itself, not a fault switch)."""
+
+    method: str
+    path: str
+    route: str
+    status: int
+    code: int
+    message: str
+    errors: Json = field(default_factory=dict)
+    """Discord's ``errors`` object of a 50035, nested by path (empty for other codes)."""
+    body: Any = None
+    """The JSON body of the refused request (``payload_json`` of a multipart one), if it had one."""
+
+    @property
+    def problems(self) -> list[str]:
+        """Returns each form error as ``"components.0.components.1.label: Must be 80 or fewer in length.
+        (BASE_TYPE_MAX_LENGTH)"``."""
+        from tests.fakediscord.limits import describe
+
+        return describe(self.errors)
+
+    def __str__(self) -> str:
+        detail = "; ".join(self.problems) or self.message
+        return f"{self.status} code {self.code} on {self.route}: {detail}"
 
 
 class Recorder:
@@ -214,6 +246,8 @@ class Recorder:
         self.requests: list[RequestRecord] = []
         self.unknown_routes: list[tuple[str, str]] = []
         self.sent: list[SentMessage] = []
+        self.refused: list[Refusal] = []
+        """Every request the fake refused as Discord would (limits, empty messages, second answers...)."""
         self.nonce_replays: list[SentMessage] = []
         """The earlier messages returned again for a repeated enforced nonce (nothing new was created)."""
         self.interactions: dict[int, InteractionRecord] = {}
@@ -235,6 +269,13 @@ class Recorder:
     def requests_to(self, route: str, *, status: int | None = None) -> list[RequestRecord]:
         """Returns the requests to a route template (``"POST /channels/{channel_id}/messages"``)."""
         return [r for r in self.requests if r.route == route and (status is None or r.status == status)]
+
+    def refusals(
+        self, *, status: int | None = None, code: int | None = None, route: str | None = None,
+    ) -> list[Refusal]:
+        """Returns the refused requests, optionally only those with this status, error code or route."""
+        return [r for r in self.refused if (status is None or r.status == status)
+                and (code is None or r.code == code) and (route is None or r.route == route)]
 
     def in_channel(self, channel_id: int) -> list[SentMessage]:
         """Returns the live messages everyone in a channel can see, in order."""

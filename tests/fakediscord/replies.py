@@ -24,9 +24,23 @@ def reply(data: Any, *, status: int = 200, headers: dict[str, str] | None = None
                         content_type="application/json")
 
 
-def error(status: int, message: str, code: int = 0) -> web.Response:
-    """Returns a Discord-style JSON error."""
-    return reply({"message": message, "code": code}, status=status)
+BODY_KEY: web.RequestKey[Any] = web.RequestKey("fake_discord_body", object)
+"""Where ``read_body`` keeps a request's JSON body (so a refusal can be recorded with it)."""
+
+
+def error(status: int, message: str, code: int = 0, errors: Json | None = None) -> web.Response:
+    """Returns a Discord-style JSON error (with ``errors`` for a 50035 Invalid Form Body)."""
+    data: Json = {"message": message, "code": code}
+    if errors:
+        data["errors"] = errors
+    return reply(data, status=status)
+
+
+async def read_json(request: web.Request) -> Any:
+    """Returns the JSON body of a request (kept for the recorder)."""
+    body = await request.json()
+    request[BODY_KEY] = body
+    return body
 
 
 async def read_body(request: web.Request) -> tuple[Json, list[SentFile]]:
@@ -40,7 +54,8 @@ async def read_body(request: web.Request) -> tuple[Json, list[SentFile]]:
             if found and isinstance(value, web.FileField):
                 data = value.file.read()
                 indexed.append((int(found[1]), SentFile(value.filename, data, value.content_type)))
+        request[BODY_KEY] = body
         return body, [f for _, f in sorted(indexed, key=lambda pair: pair[0])]
     if not request.can_read_body:
         return {}, []
-    return await request.json(), []
+    return await read_json(request), []

@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import os
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from tests.fakediscord import interactions
+from tests.fakediscord import interactions, limits
 from tests.fakediscord import messages as msgs
 from tests.fakediscord.faults import POLL, HeldRequest
-from tests.fakediscord.recorder import RequestRecord
-from tests.fakediscord.replies import FAKE_KEY, PREFIX_KEY, error, read_body, reply
+from tests.fakediscord.recorder import Refusal, RequestRecord
+from tests.fakediscord.replies import BODY_KEY, FAKE_KEY, PREFIX_KEY, error, read_body, read_json, reply
 
 if TYPE_CHECKING:
     from tests.fakediscord.server import FakeDiscord
@@ -76,14 +78,65 @@ async def _serve(fake: FakeDiscord, request: web.Request, handler: Any) -> web.S
             try:
                 response = await handler(request)
             except msgs.Rejected as exc:
-                response = error(exc.status, exc.message, exc.code)
+                response = error(exc.status, exc.message, exc.code, exc.errors)
             if response.status < 300:
                 response.headers.update(_ratelimit_headers(route))
+            elif response.status in REFUSED:
+                _record_refusal(fake, request, route, response)
+    code = _error_code(response) if response.status >= 400 else None
     fake.recorder.requests.append(RequestRecord(
         request.method, request.path, route or f"{request.method} ?", response.status, started,
-        time.monotonic() - started,
+        time.monotonic() - started, code,
     ))
     return response
+
+
+REFUSED = frozenset(range(400, 500)) - {404}
+"""Statuses recorded as refusals when the fake's own rules answer them (a 404 is a lookup, not a refusal)."""
+
+
+def _error_json(response: web.StreamResponse) -> dict[str, Any]:
+    body = getattr(response, "body", None)
+    if not isinstance(body, bytes | bytearray):
+        return {}
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _error_code(response: web.StreamResponse) -> int | None:
+    code = _error_json(response).get("code")
+    return code if isinstance(code, int) else None
+
+
+REFUSALS_LOG = "FAKE_DISCORD_REFUSALS"
+"""An environment variable naming a file to which every refusal is appended as a JSON line (with the
+test that got it), to survey a whole test run for payloads Discord would refuse."""
+
+
+def _log_refusal(refusal: Refusal) -> None:
+    path = os.environ.get(REFUSALS_LOG)
+    if not path:
+        return
+    line = {"test": os.environ.get("PYTEST_CURRENT_TEST"), "route": refusal.route, "status": refusal.status,
+            "code": refusal.code, "message": refusal.message, "problems": refusal.problems, "body": refusal.body}
+    with open(path, "a", encoding="utf-8") as log:
+        log.write(json.dumps(line, default=str) + "\n")
+
+
+def _record_refusal(fake: FakeDiscord, request: web.Request, route: str, response: web.StreamResponse) -> None:
+    """Keeps a request the fake refused, with Discord's code, errors and the body that was refused."""
+    data = _error_json(response)
+    refusal = Refusal(request.method, request.path, route, response.status, int(data.get("code") or 0),
+                      str(data.get("message") or ""), dict(data.get("errors") or {}), request.get(BODY_KEY))
+    fake.recorder.refused.append(refusal)
+    _log_refusal(refusal)
+    token = request.match_info.get("webhook_token")
+    record = fake.interaction_by_token(token) if token else None
+    if record is not None:
+        record.refusals.append(refusal)
 
 
 async def unknown(request: web.Request) -> web.Response:
@@ -146,8 +199,23 @@ def _scope(request: web.Request) -> int | None:
 
 
 async def put_commands(request: web.Request) -> web.Response:
-    """Serves bulk overwrite of global or guild application commands."""
-    return reply(request.app[FAKE_KEY].store_commands(_scope(request), await request.json()))
+    """Serves bulk overwrite of global or guild application commands (refused over Discord's limits)."""
+    commands = await read_json(request)
+    limits.check_commands(commands)
+    return reply(request.app[FAKE_KEY].store_commands(_scope(request), commands))
+
+
+async def post_command(request: web.Request) -> web.Response:
+    """Serves creating (or replacing, by name and type) one global or guild application command."""
+    fake = request.app[FAKE_KEY]
+    command = await read_json(request)
+    scope = _scope(request)
+    existing = fake.commands.get(scope, [])
+    limits.check_commands(command, existing=existing)
+    key = (int(command.get("type") or 1), command["name"])
+    kept = [c for c in existing if (int(c.get("type") or 1), c["name"]) != key]
+    stored = fake.store_commands(scope, [*kept, command])
+    return reply(next(c for c in stored if (int(c.get("type") or 1), c["name"]) == key), status=201)
 
 
 async def get_commands(request: web.Request) -> web.Response:
@@ -174,10 +242,8 @@ async def post_message(request: web.Request) -> web.Response:
     except LookupError:
         return error(404, "Unknown Channel", 10003)
     body, files = await read_body(request)
-    msgs.check(request.app[FAKE_KEY], body, files)
-    msgs.check_nonce(body)
-    if not (body.get("content") or body.get("embeds") or files or body.get("components")):
-        return error(400, "Cannot send an empty message", 50006)
+    msgs.check(fake, body, files, nonce=True)
+    limits.refuse_empty(body, files)
     via = "dm" if channel.is_dm else "channel"
     held = fake.faults.take_hold(channel.id, via, body)
     if held is None:
@@ -243,7 +309,8 @@ async def patch_message(request: web.Request) -> web.Response:
     if message is None:
         return error(404, "Unknown Message", 10008)
     body, files = await read_body(request)
-    msgs.check(request.app[FAKE_KEY], body, files)
+    msgs.check(request.app[FAKE_KEY], body, files, flags=int(message.payload.get("flags") or 0))
+    limits.refuse_empty_edit(message.payload, body, files)
     msgs.edit(request.app[FAKE_KEY], message, body, files)
     return reply(message.payload)
 
@@ -266,7 +333,7 @@ async def start_thread(request: web.Request) -> web.Response:
         return error(404, "Unknown Channel", 10003)
     if parent.is_dm or parent.is_thread:
         return error(400, "Cannot execute action on this channel type", 50024)
-    body = await request.json()
+    body = await read_json(request)
     message_id = request.match_info.get("message_id")
     private = int(body.get("type") or 11) == 12 and message_id is None
     thread = await fake.create_thread(parent, str(body.get("name") or "thread"), private=private,
@@ -277,7 +344,7 @@ async def start_thread(request: web.Request) -> web.Response:
 async def open_dm(request: web.Request) -> web.Response:
     """Serves ``POST /users/@me/channels`` (opens a DM channel)."""
     fake = request.app[FAKE_KEY]
-    body = await request.json()
+    body = await read_json(request)
     user = fake.user_by_id(int(body.get("recipient_id", 0)))
     if user is None:
         return error(400, "Invalid Recipient(s)", 50033)
@@ -312,6 +379,7 @@ def add_routes(app: web.Application, prefix: str) -> None:
     for path in ("/applications/{application_id}/commands",
                  "/applications/{application_id}/guilds/{guild_id}/commands"):
         r.add_put(prefix + path, put_commands)
+        r.add_post(prefix + path, post_command)
         r.add_get(prefix + path, get_commands)
     r.add_get(prefix + "/channels/{channel_id}", get_channel)
     r.add_post(prefix + "/channels/{channel_id}/messages", post_message)

@@ -1,13 +1,11 @@
-"""Delivers an :class:`~host.outbox.Outbox` on Discord: the channel post, pings, DMs.
+"""Delivers an :class:`~host.outbox.Outbox` on Discord: the live board or a post, pings, hand DMs.
 
-Secrets go only by DM. When a player's DMs are closed (HTTP 403, code 50007)
-the channel is told so, naming the player but never the secret, and the game
-goes on; ``/game hand`` then serves the hand as an ephemeral reply.
+A move's announcement goes to the game's live board (:mod:`cogs.board`), a lobby
+change is a plain post, and secrets go only by DM (:mod:`cogs.hands`).
 """
 
 from __future__ import annotations
 
-import io
 import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -15,7 +13,8 @@ from typing import TYPE_CHECKING, Any
 import aiohttp
 import discord
 
-from cogs.buttons import quick_view
+from cogs import board
+from cogs.hands import send_hands
 from host.deliverer import Unreachable
 from host.outbox import Outbox
 from host.tables import Refusal, Table
@@ -26,11 +25,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 LIMIT = 1900  # below Discord's 2,000 characters, leaving room for the mention line
-DM_CLOSED = 50007
-
-SecretFormatter = Callable[[dict[str, Any]], str]
-SECRET_FORMATTERS: dict[str, SecretFormatter] = {}
-"""Game name → function that writes a player's private view as a DM (default: one line per field)."""
 
 EventFormatter = Callable[[dict[str, Any]], str]
 EVENT_FORMATTERS: dict[str, EventFormatter] = {}
@@ -44,33 +38,59 @@ def public_text(out: Outbox) -> str:
     return "\n".join([*out.lines, *events])
 
 
-def format_secret(game: str, secret: dict[str, Any]) -> str:
-    """Returns a player's private view as message text."""
-    formatter = SECRET_FORMATTERS.get(game)
-    if formatter is not None:
-        return formatter(secret)
-    lines = []
-    for key, value in secret.items():
-        shown = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
-        lines.append(f"**{key.replace('_', ' ').capitalize()}:** {shown or '—'}")
-    return "\n".join(lines)
-
-
 def chunks(text: str, limit: int = LIMIT) -> list[str]:
-    """Splits text at line ends into pieces of at most ``limit`` characters."""
+    """Splits text into pieces of at most ``limit`` characters, in order.
+
+    Lines stay whole where they fit; a longer line is broken at a space outside
+    any `code span`, and only a single word longer than ``limit`` is ever cut.
+
+    >>> chunks("head\n" + " ".join(["`redeem AS KS QS`"] * 3), limit=40)
+    ['head', '`redeem AS KS QS` `redeem AS KS QS`', '`redeem AS KS QS`']
+    """
     out: list[str] = []
     current = ""
     for line in text.splitlines() or [""]:
-        while len(line) > limit:
-            out.append(line[:limit])
-            line = line[limit:]
-        if current and len(current) + 1 + len(line) > limit:
-            out.append(current)
-            current = line
-        else:
-            current = f"{current}\n{line}" if current else line
+        for part in _line_parts(line, limit):
+            if current and len(current) + 1 + len(part) <= limit:
+                current = f"{current}\n{part}"
+            else:
+                if current:
+                    out.append(current)
+                current = part
     out.append(current)
     return out
+
+
+def _line_parts(line: str, limit: int) -> list[str]:
+    """Breaks one line into pieces of at most ``limit`` at spaces outside code spans."""
+    if len(line) <= limit:
+        return [line]
+    words: list[str] = []
+    in_code = False
+    for word in line.split(" "):
+        if in_code and words:
+            words[-1] += " " + word  # a code span is one word
+        else:
+            words.append(word)
+        if word.count("`") % 2:
+            in_code = not in_code
+    parts: list[str] = []
+    current = ""
+    for word in words:
+        while len(word) > limit:  # a single word too long for any piece: cut it
+            if current:
+                parts.append(current)
+                current = ""
+            parts.append(word[:limit])
+            word = word[limit:]
+        if current and len(current) + 1 + len(word) > limit:
+            parts.append(current)
+            current = word
+        else:
+            current = f"{current} {word}" if current else word
+    if current:
+        parts.append(current)
+    return parts
 
 
 def mention_line(user_ids: list[str]) -> str:
@@ -123,23 +143,40 @@ async def _announce(bot: Tablehost, out: Outbox, late: bool) -> None:
         except Refusal:  # e.g. damaged since: the post goes out without buttons
             table = None
     current = table is not None and (table.row.id, table.row.version) == (out.game_id, out.version)
-    await post_public(bot, channel, out, table if current else None, late=late)
-    await send_private(bot, channel, out, where=where_label(channel))
+    title = table.title if table is not None else out.game.upper()
+    if not out.receipt.get("board"):  # the channel's part was not done by an earlier try
+        if out.picture and out.view is not None:
+            await show_board(bot, channel, out, table if current else None, late=late)
+        else:
+            await post_public(bot, channel, out, None, late=late)
+            if out.finished:
+                await board.retire(bot, channel, out.game_id)
+        out.receipt["board"] = True
+    await send_hands(bot, channel, out, title=title)
 
 
-def where_label(channel: object) -> str:
-    """Returns the "In #channel" line that heads a DM."""
-    name = getattr(channel, "name", None)
-    guild = getattr(getattr(channel, "guild", None), "name", None)
-    if name and guild:
-        return f"In #{name} ({guild})"
-    return f"In #{name}" if name else f"In channel {getattr(channel, 'id', '?')}"
+async def show_board(
+    bot: Tablehost, channel: discord.abc.Messageable, out: Outbox, table: Table | None, *, late: bool
+) -> None:
+    """Shows a move's announcement on the game's live board (see :mod:`cogs.board`)."""
+    text = discord.utils.escape_mentions(discord.utils.escape_markdown(public_text(out)))
+    head_lines = []
+    pinged = [discord.Object(int(uid)) for uid in out.mention]
+    if out.mention:
+        head_lines.append(mention_line(out.mention))
+    note = late_note(out) if late else None
+    if note:
+        head_lines.append(note)
+        pinged.append(discord.Object(int(out.actor_id or 0)))
+    pings = discord.AllowedMentions(users=pinged, everyone=False, roles=False)
+    lines = [line for line in text.splitlines() if line.strip()]
+    await board.show(bot, channel, out, table, lines, head="\n".join(head_lines), pings=pings)
 
 
 async def post_public(
     bot: Tablehost, channel: discord.abc.Messageable, out: Outbox, table: Table | None, *, late: bool = False
 ) -> None:
-    """Posts the outbox's text, picture and ping in the channel.
+    """Posts a lobby change's text (and ping) in the channel.
 
     Each message has a nonce, and its id goes into ``out.receipt["channel"]``:
     a retry posts only what is missing, and Discord drops a repeat of the same nonce.
@@ -159,59 +196,7 @@ async def post_public(
     for n, piece in enumerate(pieces):
         if n < len(posted):
             continue  # posted by an earlier try
-        kwargs: dict[str, Any] = {"allowed_mentions": discord.AllowedMentions.none()}
-        if n == len(pieces) - 1:
-            kwargs["allowed_mentions"] = pings
-            if out.picture and out.view is not None:
-                png = await bot.picture(out.game, out.view, title=table.title if table else None)
-                name = f"{out.game}-{out.game_id}-{out.version}.png"
-                kwargs["file"] = discord.File(fp=io.BytesIO(png), filename=name)
-            if table is not None and table.game is not None and not out.finished:
-                view = quick_view(table)
-                if view is not None:
-                    kwargs["view"] = view
-        message = await channel.send(piece or "\u200b", nonce=nonce(out, f"c{n}"), **kwargs)
+        last = n == len(pieces) - 1
+        mentions = pings if last else discord.AllowedMentions.none()
+        message = await channel.send(piece or "\u200b", nonce=nonce(out, f"c{n}"), allowed_mentions=mentions)
         posted.append(message.id)
-
-
-async def send_private(bot: Tablehost, channel: discord.abc.Messageable, out: Outbox, *, where: str) -> list[str]:
-    """DMs each player their private lines and changed secrets; returns who could not be reached.
-
-    What was sent is counted in ``out.receipt["dm"]`` (pieces per user), so a retry resumes.
-    """
-    unreachable: list[str] = out.receipt.setdefault("unreachable", [])
-    noticed: list[str] = out.receipt.setdefault("noticed", [])
-    done: dict[str, int] = out.receipt.setdefault("dm", {})
-    for k, uid in enumerate(dict.fromkeys([*out.private, *out.secrets])):
-        parts = [f"*{where}*", *out.private.get(uid, [])]
-        if uid in out.secrets:
-            parts.append(format_secret(out.game, out.secrets[uid]))
-        pieces = chunks("\n".join(parts))
-        if done.get(uid, 0) >= len(pieces):
-            continue
-        try:
-            user = bot.get_user(int(uid)) or await bot.fetch_user(int(uid))
-            for n, piece in enumerate(pieces):
-                if n >= done.get(uid, 0):
-                    await user.send(piece, nonce=nonce(out, f"d{k}.{n}"))
-                    done[uid] = n + 1
-        except discord.HTTPException as err:
-            if not (isinstance(err, discord.Forbidden) and err.code == DM_CLOSED):
-                if not isinstance(err, (discord.Forbidden, discord.NotFound)):
-                    raise  # a 5xx or a rate limit: retried later from where it stopped
-                log.warning("could not DM user %s: %s", uid, err.status)
-            done[uid] = len(pieces)  # nobody can read it: never retried
-            unreachable.append(uid)
-    for k, uid in enumerate(unreachable):
-        if uid in noticed:
-            continue
-        name = out.names.get(uid, "a player")
-        await channel.send(
-            f"I can't send {discord.utils.escape_mentions(discord.utils.escape_markdown(name))} their private"
-            f" messages: their DMs are closed. <@{uid}>, use `/game hand` to see yours privately here.",
-            # AllowedMentions(users=...) alone still allows @everyone and roles: a display name may hold them
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(int(uid))], everyone=False, roles=False),
-            nonce=nonce(out, f"n{k}"),
-        )
-        noticed.append(uid)
-    return unreachable

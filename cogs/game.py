@@ -24,7 +24,8 @@ from cogs.actions import (
     play_move,
 )
 from cogs.client import Tablehost, refusal
-from cogs.delivery import chunks, format_secret
+from cogs.delivery import chunks
+from cogs.hands import format_secret
 from engines import GAMES, GameError
 from host.options import parse_options
 from host.tables import secret_part

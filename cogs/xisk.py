@@ -15,7 +15,8 @@ from discord.ext import commands
 from cogs.actions import Interaction, open_table, play_move
 from cogs.buttons import QUICK_MOVES
 from cogs.client import Tablehost, refusal
-from cogs.delivery import EVENT_FORMATTERS, SECRET_FORMATTERS
+from cogs.delivery import EVENT_FORMATTERS
+from cogs.hands import SECRET_FORMATTERS
 from engines import GameError
 from engines.xisk.board import Board, load_board
 from host.tables import Table

@@ -46,6 +46,8 @@ class Outbox:
     version: int = 0
     names: dict[str, str] = field(default_factory=dict)
     """User id → seat name, for adapters that must name a player (e.g. a closed-DM notice)."""
+    to_act: list[str] = field(default_factory=list)
+    """User ids of everyone who must act after the change (all of them, not only the new ones)."""
     actor_id: str | None = None
     guild_id: str | None = None
     id: int | None = None

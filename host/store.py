@@ -112,6 +112,23 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX outbox_pending ON outbox (channel_id, id) WHERE delivered_at IS NULL;
     """,
+    # 3: where each game's live board and each player's hand message are (the adapter's ids).
+    """
+    CREATE TABLE boards (
+        game_id     INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        message_id  TEXT NOT NULL,
+        actors      TEXT NOT NULL,
+        recap       TEXT NOT NULL,
+        updated_at  TEXT NOT NULL
+    );
+    CREATE TABLE hands (
+        game_id     INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        player_id   TEXT NOT NULL,
+        channel_id  TEXT NOT NULL,
+        message_id  TEXT NOT NULL,
+        PRIMARY KEY (game_id, player_id)
+    );
+    """,
 ]
 
 
@@ -188,6 +205,15 @@ class Seat:
     seat: int
     player_id: str
     name: str
+
+
+@dataclass(frozen=True)
+class Board:
+    """A game's live board: the message of the current turn, who must act in it, and its recap so far."""
+
+    message_id: str
+    actors: tuple[str, ...]
+    recap: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -675,6 +701,56 @@ class Store:
         )
 
 
+    # -- live boards and hand messages ----------------------------------------------
+
+    async def board(self, game_id: int) -> Board | None:
+        """Returns the game's live board, or None before its first."""
+        row = await self._run(
+            lambda db: db.execute("SELECT message_id, actors, recap FROM boards WHERE game_id = ?", (game_id,))
+            .fetchone()
+        )
+        if row is None:
+            return None
+        try:
+            actors, recap = json.loads(row["actors"]), json.loads(row["recap"])
+        except ValueError:
+            return None  # damaged: the next move posts a new board
+        return Board(row["message_id"], tuple(map(str, actors)), tuple(map(str, recap)))
+
+    async def set_board(self, game_id: int, board: Board) -> None:
+        """Records the game's live board."""
+        actors, recap, stamp = json.dumps(list(board.actors)), json.dumps(list(board.recap)), now()
+        await self._write(
+            lambda db: db.execute(
+                "INSERT INTO boards (game_id, message_id, actors, recap, updated_at) VALUES (?, ?, ?, ?, ?)"
+                " ON CONFLICT (game_id) DO UPDATE SET message_id = excluded.message_id, actors = excluded.actors,"
+                " recap = excluded.recap, updated_at = excluded.updated_at",
+                (game_id, board.message_id, actors, recap, stamp),
+            )
+        )
+
+    async def hand_message(self, game_id: int, player_id: str) -> tuple[str, str] | None:
+        """Returns (DM channel id, message id) of a player's hand message in a game, or None."""
+        row = await self._run(
+            lambda db: db.execute(
+                "SELECT channel_id, message_id FROM hands WHERE game_id = ? AND player_id = ?", (game_id, player_id)
+            ).fetchone()
+        )
+        return (row["channel_id"], row["message_id"]) if row else None
+
+    async def set_hand_message(self, game_id: int, player_id: str, channel_id: str, message_id: str) -> None:
+        """Records a player's hand message in a game."""
+        await self._write(
+            lambda db: db.execute(
+                "INSERT INTO hands (game_id, player_id, channel_id, message_id) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (game_id, player_id) DO UPDATE SET channel_id = excluded.channel_id,"
+                " message_id = excluded.message_id",
+                (game_id, player_id, channel_id, message_id),
+            )
+        )
+
+
 def _storage_error(path: str, err: sqlite3.Error) -> StorageUnavailable:
     code = getattr(err, "sqlite_errorcode", sqlite3.SQLITE_CANTOPEN) & 0xFF
     return StorageUnavailable(path, _STORAGE_REASONS.get(code, "the bot's storage failed"), str(err))
+

@@ -381,6 +381,7 @@ class Tables:
             if after[s.name] and after[s.name] != secrets_before.get(s.name):
                 out.secrets[s.player_id] = after[s.name]
         table.secrets = after  # a change that fails to commit drops the whole cached table (see _act)
+        out.to_act = [uid for name in game.to_act() if (uid := table.user_of(name))]
         out.mention = [
             uid for name in game.to_act() if name not in acting_before and (uid := table.user_of(name))
         ]

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from cogs.buttons import default_quick_moves
-from cogs.delivery import LIMIT, chunks, format_secret, mention_line, nonce
+from cogs.delivery import LIMIT, chunks, mention_line, nonce
+from cogs.hands import format_secret
 from engines import GameError
 from host.options import parse_options
 from host.outbox import Outbox

@@ -27,3 +27,16 @@ async def open_tally(dt: DiscordTest, *players: str, options: str | None = None)
 def last_turn_message(dt: DiscordTest) -> SentMessage:
     """Returns the newest channel message that has buttons."""
     return [m for m in dt.messages("general") if m.buttons()][-1]
+
+
+def said(message: SentMessage) -> str:
+    """Returns what a message says: its content, then each embed's title and description."""
+    parts = [message.content]
+    for embed in message.embeds:
+        parts += [str(embed.get("title") or ""), str(embed.get("description") or "")]
+    return "\n".join(p for p in parts if p)
+
+
+def board_pictures(message: SentMessage) -> list[str]:
+    """Returns the file names a live board shows (its attachments)."""
+    return [f.filename for f in message.files]

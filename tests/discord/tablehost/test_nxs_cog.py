@@ -7,7 +7,7 @@ import random
 from engines import GAMES
 from engines.core import Game
 from host.tables import Tables
-from tests.discord.tablehost.helpers import pictures
+from tests.discord.tablehost.helpers import pictures, said
 from tests.fakediscord.api import DiscordTest
 
 NAMES = {"Ann": "ann", "Bob": "bob"}
@@ -42,7 +42,7 @@ async def test_a_whole_game_with_a_picture_after_every_step(discord_test: Discor
     await dt.slash("game", "start", user="ann")
     channel = str(dt.channel("general").id)
     rng = random.Random(2)
-    clicks = 0
+    clicks = turns = 0
     for _ in range(200):
         table = await tables.table(channel)
         game = table.game
@@ -62,11 +62,20 @@ async def test_a_whole_game_with_a_picture_after_every_step(discord_test: Discor
         else:
             record = await dt.slash("nxs", kind, user=NAMES[actor], origin=words[0], destination=words[1])
         assert record.ephemeral and record.content == f"Played `{move}`.", record.content
-        assert pictures(dt.messages("general")[before:]), f"no picture after {move}"
+        new = dt.messages("general")[before:]
+        after = (await tables.table(channel)).game
+        if after.to_act() == [actor]:  # the same turn goes on: its board is edited, nothing is posted
+            assert new == [], f"a message after {move}, within a turn"
+            [shown] = pictures([dt.messages("general")[-1]])[0].files
+            assert shown.filename.endswith(f"-{(await tables.table(channel)).row.version}.png")
+        else:  # the turn ended: one new board, with its picture
+            assert len(new) == 1 and pictures(new), f"not one board after {move}"
+            turns += 1
     table = await tables.table(channel)
-    assert table.game.is_over and clicks > 0
+    assert table.game.is_over and clicks > 0 and turns > 5
     winner = table.game.winners[0]
-    assert f"Game over: {winner} wins!" in dt.messages("general")[-1].content
+    assert f"Game over: {winner} wins!" in said(dt.messages("general")[-1])
+    assert said(dt.messages("general")[-1]).count("Game over") == 1
     late = await dt.slash("nxs", "resign", user="ann")
     assert late.ephemeral and "no game running" in late.content
 

@@ -9,7 +9,7 @@ import pytest
 
 from engines.xisk.board import load_board
 from host.tables import Refusal, Table, Tables
-from tests.discord.tablehost.helpers import pictures
+from tests.discord.tablehost.helpers import pictures, said
 from tests.fakediscord.api import DiscordTest
 
 NAMES = {"Ann": "ann", "Bob": "bob", "Cy": "cy"}
@@ -94,13 +94,14 @@ async def test_three_players_from_new_through_claims_and_full_turns(discord_test
     assert not CARD.findall("\n".join(m.content for m in dt.messages("general") if "claims" not in m.content))
 
     rng = random.Random(5)
-    turns_started = clicks = 0
+    turns_started = clicks = edits = 0
+    dms_in_claims: dict[str, int] = {}
     last_move = ""
-    for _ in range(400):
+    for _ in range(600):
         table = await table_of(dt, tables)
         game = table.game
         assert game is not None
-        if game.is_over or turns_started > 4:
+        if game.is_over or turns_started > 7:
             break
         [actor] = game.to_act()
         user = NAMES[actor]
@@ -123,17 +124,27 @@ async def test_three_players_from_new_through_claims_and_full_turns(discord_test
         clicks += await play(dt, user, move, table)
         after = await table_of(dt, tables)
         new_posts = dt.messages("general")[before:]
-        assert pictures(new_posts), f"no picture after {move}"
-        post_text = "\n".join(m.content for m in new_posts)
+        post_text = "\n".join(said(m) for m in dt.messages("general")[-2:])
         assert not set(CARD.findall(post_text)) & held_cards(after), f"a held card leaked after {move}"
         pinged = [uid for m in new_posts for uid in m.pinged]
-        if after.game.to_act() and after.game.to_act() != [actor]:
-            assert pinged == [dt.user(NAMES[after.game.to_act()[0]]).id]
-        else:
-            assert pinged == []  # no ping for a player who keeps acting, nor at the end
+        if after.game.to_act() == [actor]:  # the turn goes on: its live board is edited, nothing posted
+            assert new_posts == [], f"a new message within {actor}'s turn after {move}"
+            [board] = pictures([dt.messages("general")[-1]])
+            assert board.files[0].filename == f"xisk-{after.row.id}-{after.row.version}.png"
+            edits += 1
+        else:  # the player to act changed: one new board, one ping
+            assert len(new_posts) == 1 and pictures(new_posts), f"not one board after {move}"
+            expected = [dt.user(NAMES[after.game.to_act()[0]]).id] if after.game.to_act() else []
+            assert pinged == expected
+        if phase == "claim" and after.game.view(None)["phase"] != "claim":
+            dms_in_claims = {u: len(dt.dms(u)) for u in NAMES.values()}
         if after.game.view(None)["phase"] == "supply" and phase != "supply":
             turns_started += 1
-    assert turns_started >= 4 and clicks > 0
+    assert turns_started >= 7 and clicks > 0 and edits > 10  # through the claims and 6 full turns
+    assert dms_in_claims and max(dms_in_claims.values()) <= 2, dms_in_claims
+    for user in NAMES.values():  # every DM fits, and they arrive in order
+        dms = dt.dms(user)
+        assert all(len(m.content) < 2000 for m in dms) and [m.id for m in dms] == sorted(m.id for m in dms)
 
     # Every hand that changed reached its owner by DM; the last DM shows the hand as it is now.
     game = (await table_of(dt, tables)).game
@@ -218,7 +229,7 @@ async def test_two_players_to_the_end_then_moves_are_refused_and_the_board_stays
     assert table.game.is_over and moves > 50
     winner = table.game.winners[0]
     victory = dt.messages("general")[-1]
-    assert f"Game over: {winner} wins!" in victory.content and pictures([victory])
+    assert f"Game over: {winner} wins!" in said(victory) and pictures([victory])
     assert victory.buttons() == []
 
     with pytest.raises(Refusal, match="no game running"):
@@ -227,7 +238,7 @@ async def test_two_players_to_the_end_then_moves_are_refused_and_the_board_stays
     assert late.ephemeral and "no game running" in late.content
     await dt.slash("game", "board", user="cy")
     final = dt.messages("general")[-1]
-    assert final.files and "finished" in final.content
+    assert final.files and "finished" in said(final)
 
 
 async def test_a_big_hand_is_served_in_pieces_discord_accepts(discord_test: DiscordTest, tables: Tables) -> None:

@@ -1,5 +1,13 @@
 """Drawing helpers shared by every game's renderer: fonts, player colours, PNG encoding.
 
+Pictures are read first as Discord's inline preview, about :data:`PREVIEW_WIDTH` pixels
+wide, so the texts a player needs at a glance are recorded as :class:`Label` boxes and
+measured at that width (:meth:`Label.preview_height`)::
+
+    >>> label = Label.at("chips", "12", 38, (100, 100), anchor="mm")
+    >>> label.height, round(label.preview_height(1600), 1)
+    (28, 9.6)
+
 Player colours follow the Okabe–Ito palette, which stays distinguishable for
 the common kinds of colour blindness; every colour also has a letter mark so a
 picture never relies on hue alone::
@@ -23,6 +31,71 @@ PANEL: Colour = (44, 49, 60)
 INK: Colour = (236, 238, 242)
 MUTED: Colour = (160, 166, 178)
 NEUTRAL: Colour = (150, 150, 150)
+
+
+PREVIEW_WIDTH = 550
+"""Width in pixels of Discord's inline preview of a picture on a desktop client."""
+MIN_PREVIEW_TEXT = 9
+"""Least height in preview pixels of a text a player needs at a glance (chips, turn, phase)."""
+
+Box = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class Label:
+    """A text a renderer drew, kept so its size can be checked: roles, text, font size, ink box.
+
+    ``box`` is the ink box (left, top, right, bottom) in picture pixels, from
+    ``ImageFont.getbbox`` of the font and stroke actually used. ``roles`` say what the text
+    is for (``"chips"``, ``"to_act"``, ``"phase"``, ``"piece"``, ``"name"``, …).
+    """
+
+    roles: tuple[str, ...]
+    text: str
+    size: int
+    box: Box
+
+    @classmethod
+    def at(cls, roles: str | tuple[str, ...], text: str, size: int, xy: tuple[float, float], *,
+           anchor: str = "la", stroke: int = 0) -> Label:
+        """Returns the label of ``text`` drawn at ``xy`` like ``ImageDraw.text`` would draw it."""
+        left, top, right, bottom = font(size).getbbox(text, anchor=anchor, stroke_width=stroke)
+        x, y = xy
+        return cls((roles,) if isinstance(roles, str) else roles, text, size,
+                   (x + left, y + top, x + right, y + bottom))
+
+    def scaled(self, factor: float) -> Label:
+        """Returns the label of the same text in a picture shrunk by ``factor`` (drawn large, then reduced)."""
+        return Label(self.roles, self.text, self.size, tuple(v * factor for v in self.box))  # type: ignore[arg-type]
+
+    @property
+    def height(self) -> float:
+        """Returns the ink height in picture pixels (the measure of legibility used throughout)."""
+        return self.box[3] - self.box[1]
+
+    def preview_height(self, picture_width: int, preview_width: int = PREVIEW_WIDTH) -> float:
+        """Returns the ink height once a picture ``picture_width`` wide is shrunk to ``preview_width``."""
+        return self.height * preview_width / picture_width
+
+
+Labels = list[Label]
+"""Where a renderer records the labels it draws, when a caller asks for them."""
+
+
+def note(labels: Labels | None, label: Label) -> Label:
+    """Appends ``label`` to ``labels`` (when recording) and returns it."""
+    if labels is not None:
+        labels.append(label)
+    return label
+
+
+def write(draw: ImageDraw.ImageDraw, labels: Labels | None, roles: str | tuple[str, ...], xy: tuple[float, float],
+          text: str, size: int, fill: Colour, *, anchor: str = "la", stroke: int = 0,
+          stroke_fill: Colour | None = None) -> Label:
+    """Draws ``text`` like ``ImageDraw.text`` and records (when ``labels`` is a list) the box it inked."""
+    draw.text(xy, text, font=font(size), fill=fill, anchor=anchor, stroke_width=stroke,
+              stroke_fill=fill if stroke_fill is None else stroke_fill)
+    return note(labels, Label.at(roles, text, size, xy, anchor=anchor, stroke=stroke))
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,11 @@
-"""The XISK picture: the felt with every country's owner and chips, and a side panel.
+"""The XISK picture: the felt with every country's owner and chips, and a panel below it.
 
 Drawn from the spectator view (``view(None)``) only, so it cannot show a hidden hand.
 The felt, the palette and the disc patches are built once and cached
 (:mod:`render.xisk_palette`); each call copies the paletted felt, pastes a patch per
-country, draws the last attack's arrow and maps a freshly drawn panel::
+country, draws the last attack's arrow and maps a freshly drawn panel. The picture is
+1600×1200, so Discord's 550-px preview still shows every chip count, the phase and who
+is to act at least 9 px tall (``labels`` records every such text for the tests)::
 
     >>> from engines.xisk.board import load_board
     >>> view = {"phase": "claim", "turn": None, "to_act": ["ann"], "order": [],
@@ -25,8 +27,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import to_png
-from render.xisk_layers import OUTLINE, RADIUS, count_ink, is_wrapped, owner_style, wrap_stub
+from render.common import Labels, note, to_png
+from render.xisk_layers import OUTLINE, RADIUS, chip_label, count_ink, is_wrapped, owner_style, wrap_stub
 from render.xisk_palette import WHITE, PalettedFelt, disc_patch, paletted_felt
 from render.xisk_panel import draw_panel, seats
 
@@ -41,8 +43,12 @@ def render(view: dict[str, Any], **marks: Any) -> bytes:
     return to_png(draw_picture(view, **marks), compress_level=COMPRESS_LEVEL)
 
 
-def draw_picture(view: dict[str, Any], *, highlight: Iterable[str] = (), **_: Any) -> Image.Image:
-    """Returns the finished paletted picture (not yet encoded) of ``view``; unknown marks are ignored."""
+def draw_picture(view: dict[str, Any], *, highlight: Iterable[str] = (), labels: Labels | None = None,
+                 **_: Any) -> Image.Image:
+    """Returns the finished paletted picture (not yet encoded) of ``view``; unknown marks are ignored.
+
+    ``labels``, when a list, receives every chip count and panel text drawn, with its box.
+    """
     felt = paletted_felt()
     board = felt.layer.board
     image = felt.image.copy()
@@ -56,6 +62,8 @@ def draw_picture(view: dict[str, Any], *, highlight: Iterable[str] = (), **_: An
         text = "" if owner is None and chips == 0 else str(chips)
         patch = disc_patch(c, owner_style(owner, seat_of), text, count_ink(owner, seat_of))
         image.paste(patch, (x - patch.width // 2, y - patch.height // 2))
+        if text:
+            note(labels, chip_label((x, y), text))
     draw = ImageDraw.Draw(image)
     white = felt.index(WHITE)
     for c in highlight:
@@ -69,8 +77,8 @@ def draw_picture(view: dict[str, Any], *, highlight: Iterable[str] = (), **_: An
         _names_on_top(felt, image, _arrow_box(felt, battle["from"], battle["to"]))
         _arrow(felt, draw, battle["from"], battle["to"], head=True)
     panel = felt.panel.copy()
-    draw_panel(panel, view, players, board.names)
-    image.paste(felt.to_palette(panel), (felt.layer.map_width, 0))
+    draw_panel(panel, view, players, board.names, labels=labels, top=felt.layer.map_height)
+    image.paste(felt.to_palette(panel), (0, felt.layer.map_height))
     return image
 
 

@@ -3,10 +3,11 @@
 Everything here is built once per process and cached, in full colour;
 :mod:`render.xisk_palette` maps it to the shared palette once, and :mod:`render.xisk`
 copies that for each picture. The map keeps the board's own canvas coordinates (a
-country's position is its pixel), and the side panel lies to the right of it::
+country's position is its pixel), and the panel lies below it, so that the whole is near
+4:3 and Discord's narrow preview is not a strip::
 
     >>> layer = static_layer()
-    >>> layer.image.size == (layer.board.canvas[0] + PANEL_WIDTH, layer.board.canvas[1])
+    >>> layer.image.size == (layer.board.canvas[0], layer.board.canvas[1] + PANEL_HEIGHT)
     True
 """
 
@@ -20,14 +21,18 @@ from itertools import combinations
 from PIL import Image, ImageDraw, ImageFilter
 
 from engines.xisk.board import Board, load_board
-from render.common import BACKGROUND, INK, MUTED, NEUTRAL, PANEL, Colour, font, player_style
+from render.common import BACKGROUND, INK, MUTED, NEUTRAL, PANEL, Colour, Label, font, player_style
 
-PANEL_WIDTH = 440
-"""Width of the side panel, right of the map."""
-RADIUS = 27
-"""Radius of a country's disc, in pixels."""
-BADGE = 14
+PANEL_HEIGHT = 200
+"""Height of the panel below the map (a 1600×1000 map makes a 1600×1200 picture, 4:3)."""
+RADIUS = 31
+"""Radius of a country's disc, in pixels (room for a two-digit count legible in the preview)."""
+BADGE = 15
 """Radius of the owner's letter badge on a disc's upper left."""
+BADGE_OFFSET = 0.8
+"""The badge's centre lies this fraction of the radius left of and above the disc's centre."""
+CHIP_SIZE = 38
+"""Font size of a chip count of one or two digits (at 550 px wide its digits are over 9 px tall)."""
 NAME_SIZE = 18
 """Font size of the country names."""
 SUPERSAMPLE = 4
@@ -82,8 +87,19 @@ class StaticLayer:
 
     @property
     def map_width(self) -> int:
-        """Returns the width of the map part (the panel starts there)."""
+        """Returns the width of the map (and of the picture)."""
         return self.board.canvas[0]
+
+    @property
+    def map_height(self) -> int:
+        """Returns the height of the map part (the panel starts there)."""
+        return self.board.canvas[1]
+
+
+def chip_label(xy: tuple[float, float], text: str) -> Label:
+    """Returns the chip count ``text`` as drawn on the disc centred at ``xy`` (three digits shrink)."""
+    size = CHIP_SIZE if len(text) <= 2 else 28
+    return Label.at("chips", text, size, (xy[0] + 1, xy[1] + 2), anchor="mm", stroke=1)
 
 
 def is_wrapped(board: Board, a: str, b: str) -> bool:
@@ -190,7 +206,7 @@ def place_labels(board: Board, draw: ImageDraw.ImageDraw,
     for c in board.countries:
         x, y = board.positions[c]
         own = (x - RADIUS - 3, y - RADIUS - 3, x + RADIUS + 3, y + RADIUS + 3)
-        bx = by = RADIUS * 0.72
+        bx = by = RADIUS * BADGE_OFFSET
         badge = (x - bx - BADGE - 2, y - by - BADGE - 2, x - bx + BADGE + 2, y - by + BADGE + 2)
         text = _wrap_name(board.names[c], draw)
         left, t, r, b = draw.multiline_textbbox((0, 0), text, font=font(NAME_SIZE), spacing=1, align="center")
@@ -231,24 +247,23 @@ def _legend(board: Board, draw: ImageDraw.ImageDraw) -> None:
     conts = list(board.continents.values())
     step = (w - 40) / len(conts)
     for i, cont in enumerate(conts):
-        x, y = 24 + i * step, h - 44
-        draw.rounded_rectangle((x, y, x + 26, y + 26), radius=6, fill=continent_colour(cont.colour))
-        draw.text((x + 36, y + 13), f"{cont.name} +{cont.bonus}", font=font(22), fill=LEGEND, anchor="lm")
+        x, y = 24 + i * step, h - 46
+        draw.rounded_rectangle((x, y, x + 30, y + 30), radius=6, fill=continent_colour(cont.colour))
+        draw.text((x + 40, y + 15), f"{cont.name} +{cont.bonus}", font=font(24), fill=LEGEND, anchor="lm")
 
 
 def build_static_layer(board: Board) -> StaticLayer:
     """Returns the felt for ``board`` drawn from scratch: regions, lines, names, legend, panel."""
     w, h = board.canvas
-    image = Image.new("RGB", (w + PANEL_WIDTH, h), BACKGROUND)
+    image = Image.new("RGB", (w, h + PANEL_HEIGHT), BACKGROUND)
     _regions(board, image)
     draw = ImageDraw.Draw(image)
     _edges(board, draw)
     label_mask = Image.new("L", (w, h), 0)
     labels = place_labels(board, draw, ImageDraw.Draw(label_mask))
     _legend(board, draw)
-    draw.rectangle((w, 0, w + PANEL_WIDTH, h), fill=PANEL)
-    draw.line((w, 0, w, h), fill=RULE, width=2)
-    draw.text((w + 24, 18), "XISK", font=font(44), fill=(240, 242, 246))
+    draw.rectangle((0, h, w, h + PANEL_HEIGHT), fill=PANEL)
+    draw.line((0, h, w, h), fill=RULE, width=2)
     return StaticLayer(board, image, labels, label_mask)
 
 
@@ -306,7 +321,7 @@ def disc_sprite(style: DiscStyle, radius: int = RADIUS, badge: int = BADGE) -> I
             inner = 3 * s
         draw.ellipse((c - r + inner, c - r + inner, c + r - inner, c + r - inner), fill=(*style.fill, 255))
     if style.mark:
-        bx = by = c - round(radius * 0.72 * s)
+        bx = by = c - round(radius * BADGE_OFFSET * s)
         b = badge * s
         box = (bx - b, by - b, bx + b, by + b)
         if style.square:

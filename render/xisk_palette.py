@@ -30,11 +30,11 @@ from render.xisk_layers import (
     LEGEND,
     NEUTRAL_RING,
     OUTLINE,
-    PANEL_WIDTH,
     RULE,
     UNCLAIMED,
     DiscStyle,
     StaticLayer,
+    chip_label,
     disc_sprite,
     empty_style,
     neutral_style,
@@ -64,8 +64,8 @@ def compose_disc(layer: StaticLayer, country: str, style: DiscStyle, text: str, 
     patch = layer.image.crop((x - half, y - half, x + half, y + half))
     patch.paste(sprite, (0, 0), sprite)
     if text:
-        size = 28 if len(text) <= 2 else 22
-        ImageDraw.Draw(patch).text((half + 1, half + 2), text, font=font(size), fill=ink, anchor="mm",
+        label = chip_label((half, half), text)
+        ImageDraw.Draw(patch).text((half + 1, half + 2), text, font=font(label.size), fill=ink, anchor="mm",
                                    stroke_width=1, stroke_fill=ink)
     return patch
 
@@ -108,13 +108,13 @@ def _training_image(layer: StaticLayer, panel: Image.Image) -> Image.Image:
         sample = panel.copy()
         draw_panel(sample, view, players, board.names)
         panels.append(sample)
-    height = layer.image.height + rows * side + panel.height
-    out = Image.new("RGB", (max(layer.image.width, panel.width * len(panels)), height), BACKGROUND)
+    height = layer.image.height + rows * side + panel.height * len(panels)
+    out = Image.new("RGB", (max(layer.image.width, panel.width), height), BACKGROUND)
     out.paste(layer.image, (0, 0))
     for k, patch in enumerate(patches):
         out.paste(patch, ((k % per_row) * side, layer.image.height + (k // per_row) * side))
     for k, sample in enumerate(panels):
-        out.paste(sample, (k * panel.width, layer.image.height + rows * side))
+        out.paste(sample, (0, layer.image.height + rows * side + k * panel.height))
     return out
 
 
@@ -139,8 +139,7 @@ class PalettedFelt:
 
 def build_paletted_felt(layer: StaticLayer) -> PalettedFelt:
     """Returns the felt of ``layer`` in a palette trained on everything a picture can show."""
-    w = layer.map_width
-    panel = layer.image.crop((w, 0, w + PANEL_WIDTH, layer.image.height))
+    panel = layer.image.crop((0, layer.map_height, layer.map_width, layer.image.height))
     keys = key_colours()
     trained = _training_image(layer, panel).quantize(256 - len(keys), method=Image.Quantize.FASTOCTREE)
     flat = (trained.getpalette() or [])[: 3 * (256 - len(keys))]

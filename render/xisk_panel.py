@@ -1,7 +1,9 @@
-"""The XISK picture's side panel: players, phase, supply, cards, the last attack and the winner.
+"""The XISK picture's panel below the map: phase, whose turn, players, supply, cards, the last attack.
 
 Everything comes from the spectator view; a player's hand is never read, only the
-public count of cards each player holds.
+public count of cards each player holds. The panel is a strip as wide as the map, in
+three columns: what a player needs at a glance (the phase and who is to act, in type
+legible in Discord's 550-px preview), the players, and the last attack.
 """
 
 from __future__ import annotations
@@ -11,14 +13,19 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import INK, MUTED, NEUTRAL, Colour, font, player_style
-from render.xisk_layers import NEUTRAL_OWNER, OUTLINE, PANEL_WIDTH, RULE, DiscStyle, disc_sprite, neutral_style
+from render.common import INK, MUTED, NEUTRAL, Colour, Label, Labels, font, note, player_style
+from render.xisk_layers import NEUTRAL_OWNER, OUTLINE, RULE, DiscStyle, disc_sprite, neutral_style
 
 ACTING_ROW: Colour = (72, 80, 100)
 DIM: Colour = (110, 115, 126)
 GOLD: Colour = (250, 205, 70)
 STRIKE: Colour = (200, 90, 90)
-ROW = 68
+HEADLINE = 40
+"""Font size of the phase and of who is to act (over 9 px tall at 550 px wide)."""
+SLOT_W, SLOT_H = 336, 62
+"""A player's slot in the players' grid (three rows, two columns)."""
+COLUMNS = (24, 484, 1180)
+"""Left edges of the panel's three columns: headline, players, last attack."""
 PHASES = {
     "claim": "Claiming countries",
     "supply": "Supply phase",
@@ -31,19 +38,34 @@ PHASES = {
 
 
 class Pen:
-    """Draws on a panel image; text masks are rendered once and reused, since text dominates the cost."""
+    """Draws on a panel image; text masks are rendered once and reused, since text dominates the cost.
 
-    def __init__(self, image: Image.Image) -> None:
+    ``labels`` (when a list) receives each text's box in picture pixels: the panel's own
+    coordinates moved down by ``top``, where the panel sits in the picture.
+    """
+
+    def __init__(self, image: Image.Image, labels: Labels | None = None, top: int = 0) -> None:
         self.image = image
         self.draw = ImageDraw.Draw(image)
+        self.labels = labels
+        self.top = top
 
-    def text(self, xy: tuple[float, float], text: str, *, font: Any, fill: Colour, anchor: str = "la",
-             stroke_width: int = 0, stroke_fill: Colour | None = None) -> None:
-        """Draws ``text`` like ``ImageDraw.text`` (the stroke, if any, in the fill colour)."""
+    def text(self, xy: tuple[float, float], text: str, *, size: int, fill: Colour, anchor: str = "la",
+             stroke_width: int = 0, role: str | tuple[str, ...] = "detail") -> None:
+        """Draws ``text`` like ``ImageDraw.text`` (the stroke, if any, in the fill colour) and notes its box."""
         if not text:
             return
-        mask, (dx, dy) = _text_mask(text, font, anchor, stroke_width)
+        face = font(size)
+        mask, (dx, dy) = _text_mask(text, face, anchor, stroke_width)
         self.image.paste(fill, (round(xy[0]) + dx, round(xy[1]) + dy), mask)
+        if self.labels is not None:
+            box = (round(xy[0]) + dx, round(xy[1]) + dy + self.top)
+            note(self.labels, Label((role,) if isinstance(role, str) else role, text, size,
+                                    (box[0], box[1], box[0] + mask.width, box[1] + mask.height)))
+
+    def length(self, text: str, size: int) -> float:
+        """Returns the advance width of ``text`` at ``size``."""
+        return font(size).getlength(text)
 
     def __getattr__(self, name: str) -> Any:
         """Returns the ``ImageDraw`` attribute of that name (shapes are drawn as usual)."""
@@ -52,7 +74,7 @@ class Pen:
 
 @lru_cache(maxsize=2048)
 def _text_mask(text: str, face: Any, anchor: str, stroke: int) -> tuple[Image.Image, tuple[int, int]]:
-    """Returns the coverage mask of ``text`` and its offset from the anchor point."""
+    """Returns the coverage mask of ``text`` (its ``getbbox`` box) and its offset from the anchor point."""
     left, top, right, bottom = face.getbbox(text, anchor=anchor, stroke_width=stroke)
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
     ImageDraw.Draw(mask).text((-left, -top), text, font=face, fill=255, anchor=anchor, stroke_width=stroke,
@@ -88,7 +110,8 @@ def _tally(view: dict[str, Any]) -> dict[str, tuple[int, int]]:
     return out
 
 
-def _swatch(draw: Pen, x: int, y: int, index: int | None, *, dim: bool = False) -> None:
+def _swatch(draw: Pen, x: int, y: int, index: int | None, *, radius: int = 21, size: int = 26,
+            dim: bool = False, role: str = "player") -> None:
     """Pastes a seat's swatch (disc with its letter) centred on (x, y); None is neutral."""
     if index is None:
         style, mark, ink = neutral_style(), "N", (0, 0, 0)
@@ -97,162 +120,155 @@ def _swatch(draw: Pen, x: int, y: int, index: int | None, *, dim: bool = False) 
         st = player_style(index)
         fill = tuple(round(v * 0.4 + 50) for v in st.fill) if dim else st.fill
         style, mark, ink = DiscStyle(fill, OUTLINE, "", (0, 0, 0)), st.mark, st.ink  # type: ignore[arg-type]
-    sprite = disc_sprite(style, 21, 0)
+    sprite = disc_sprite(style, radius, 0)
     half = sprite.width // 2
     draw.image.paste(sprite, (x - half, y - half), sprite)
-    draw.text((x, y + 1), mark, font=font(26), fill=ink, anchor="mm", stroke_width=1, stroke_fill=ink)
+    draw.text((x, y + 1), mark, size=size, fill=ink, anchor="mm", stroke_width=1, role=role)
 
 
-def _player_rows(draw: Pen, x0: int, y: int, view: dict[str, Any], players: list[str]) -> int:
-    """Draws one row per player (and one for the neutral chips); returns the y below them."""
+def _player_grid(draw: Pen, x0: int, view: dict[str, Any], players: list[str]) -> None:
+    """Draws a slot per player, three to a column: letter, name, its tag, countries, chips and cards."""
     tally = _tally(view)
     acting = set(view.get("to_act") or [])
     out = set(view.get("eliminated") or [])
     winner = view.get("winner")
     cards = view.get("cards_held") or {}
-    right = x0 + PANEL_WIDTH - 12
     # Once the countries are dealt, a player who owns none is out, even before the view says so
     # (the conquest that ends the game defeats the last opponent without listing them).
     dealt = view.get("phase") != "claim" and bool(tally)
-    for i, p in enumerate(players):
+    for i, p in enumerate(players[:6]):
+        x, y = x0 + (i // 3) * SLOT_W, 8 + (i % 3) * SLOT_H
+        right = x + SLOT_W - 12
         n, chips = tally.get(p, (0, 0))
         gone = p in out or (dealt and n == 0)
         if p == winner:
-            draw.rounded_rectangle((x0 + 10, y, right, y + ROW - 6), radius=10, fill=ACTING_ROW, outline=GOLD, width=3)
+            draw.rounded_rectangle((x, y, right, y + SLOT_H - 6), radius=10, fill=ACTING_ROW, outline=GOLD, width=3)
         elif p in acting:
-            draw.rounded_rectangle((x0 + 10, y, right, y + ROW - 6), radius=10, fill=ACTING_ROW)
-            draw.rectangle((x0 + 10, y + 6, x0 + 15, y + ROW - 12), fill=player_style(i).fill)
-        _swatch(draw, x0 + 44, y + (ROW - 6) // 2, i, dim=gone)
+            draw.rounded_rectangle((x, y, right, y + SLOT_H - 6), radius=10, fill=ACTING_ROW)
+            draw.rectangle((x, y + 6, x + 5, y + SLOT_H - 12), fill=player_style(i).fill)
+        _swatch(draw, x + 32, y + (SLOT_H - 6) // 2, i, dim=gone)
         tag, tag_colour = ("WINNER", GOLD) if p == winner else ("TO ACT", GOLD) if p in acting \
             else ("OUT", DIM) if gone else ("", INK)
-        tag_w = draw.textlength(tag, font=font(20)) + 10 if tag else 0
-        if tag:
-            draw.text((right - 8, y + 8), tag, font=font(20), fill=tag_colour, anchor="ra")
-        name = _fit(p, 28, right - x0 - 76 - tag_w)
-        ink = DIM if gone else INK
-        draw.text((x0 + 74, y + 4), name, font=font(28), fill=ink)
+        tag_w = draw.length(tag, 18) + 10 if tag else 0
+        draw.text((right - 8, y + 8), tag, size=18, fill=tag_colour, anchor="ra")
+        name = _fit(p, 26, right - x - 66 - tag_w)
+        draw.text((x + 62, y + 4), name, size=26, fill=DIM if gone else INK, role="player")
         if gone:
-            width = draw.textlength(name, font=font(28))
-            draw.line((x0 + 72, y + 24, x0 + 76 + width, y + 24), fill=STRIKE, width=3)
+            draw.line((x + 60, y + 20, x + 64 + draw.length(name, 26), y + 20), fill=STRIKE, width=3)
         stats = f"{n} countries · {chips} chips · {cards.get(p, 0)} cards"
-        draw.text((x0 + 74, y + 36), _fit(stats, 22, right - x0 - 78), font=font(22),
-                  fill=DIM if gone else MUTED)
-        y += ROW
+        draw.text((x + 62, y + 34), _fit(stats, 18, right - x - 66), size=18, fill=DIM if gone else MUTED)
+
+
+def _headline(draw: Pen, x0: int, view: dict[str, Any], players: list[str]) -> None:
+    """Draws the phase and turn number, then who is to act (their letter and name), or the winner."""
+    phase = str(view.get("phase") or "")
+    label = PHASES.get(phase, phase.capitalize())
+    draw.text((x0, 54), label, size=HEADLINE, fill=INK, anchor="ls", role="phase")
+    number = view.get("turn_number")
+    if number:
+        draw.text((x0 + draw.length(label, HEADLINE) + 18, 54), f"turn {number}", size=26, fill=MUTED, anchor="ls")
+    winner = view.get("winner")
+    if winner:
+        draw.rounded_rectangle((x0 - 10, 70, x0 + 456, 128), radius=10, fill=GOLD)
+        text = _fit(f"{winner} wins!", HEADLINE, 420)
+        draw.text((x0 + 223, 99), text, size=HEADLINE, fill=(0, 0, 0), anchor="mm", stroke_width=1,
+                  role="winner")
+        return
+    acting = list(view.get("to_act") or [])
+    if not acting and view.get("turn"):
+        acting = [view["turn"]]
+    if not acting:
+        return
+    verb = "to claim" if phase == "claim" else "to act"
+    who = _fit(f"{', '.join(acting)} {verb}", HEADLINE, 400)
+    x = x0
+    if acting[0] in players:
+        _swatch(draw, x0 + 26, 100, players.index(acting[0]), radius=27, size=HEADLINE, role="to_act")
+        x += 64
+    draw.text((x, 100), who, size=HEADLINE, fill=INK, anchor="lm", role="to_act")
+
+
+def _figures(draw: Pen, x0: int, view: dict[str, Any]) -> None:
+    """Draws the claims or supply left, the card sets and the neutral countries under the headline."""
+    parts = []
+    if view.get("phase") == "claim" or view.get("claims_left"):
+        parts.append(f"Claims left {view.get('claims_left', 0)}")
+    parts.append(f"Supply left {view.get('supply_left', 0)}")
+    nxt = view.get("next_set_value")
+    if nxt is not None:
+        parts.append(f"Next card set {nxt} chips ({view.get('sets_redeemed', 0)} redeemed)")
+    rest = parts[-1:] if nxt is not None else []
+    draw.text((x0, 140), _fit(" · ".join(parts[:len(parts) - len(rest)]), 22, 430), size=22, fill=MUTED)
+    tally = _tally(view)
     if NEUTRAL_OWNER in tally:
         n, chips = tally[NEUTRAL_OWNER]
-        _swatch(draw, x0 + 44, y + 24, None)
-        draw.text((x0 + 74, y + 24), f"Neutral · {n} countries · {chips} chips", font=font(22), fill=MUTED,
-                  anchor="lm")
-        y += 56
-    return y
-
-
-def _status(draw: Pen, x0: int, y: int, view: dict[str, Any], names: dict[str, str]) -> int:
-    """Draws the supply, card-set and claim figures (and a pending invasion); returns the y below."""
-    rows: list[tuple[str, str]] = []
-    if view.get("phase") == "claim" or view.get("claims_left"):
-        rows.append(("Claims left", str(view.get("claims_left", 0))))
-    rows.append(("Supply left", str(view.get("supply_left", 0))))
-    nxt, done = view.get("next_set_value"), view.get("sets_redeemed", 0)
-    if nxt is not None:
-        rows.append(("Next card set", f"{nxt} chips"))
-        rows.append(("Sets redeemed", str(done)))
-    for key, value in rows:
-        draw.text((x0 + 24, y), key, font=font(24), fill=MUTED)
-        draw.text((x0 + 212, y), _fit(value, 24, PANEL_WIDTH - 230), font=font(24), fill=INK)
-        y += 34
-    inv = view.get("invade")
-    if inv:
-        src, dst = names.get(inv.get("from"), inv.get("from")), names.get(inv.get("to"), inv.get("to"))
-        draw.text((x0 + 24, y), "Invade", font=font(24), fill=GOLD)
-        draw.text((x0 + 212, y), f"0 to {inv.get('most', 0)} more chips", font=font(24), fill=INK)
-        draw.text((x0 + 24, y + 32), _fit(f"{src} to {dst}", 22, PANEL_WIDTH - 48), font=font(22), fill=INK)
-        y += 66
-    return y
+        rest.append(f"Neutral {n} countries, {chips} chips")
+    draw.text((x0, 170), _fit(" · ".join(rest), 22, 430), size=22, fill=MUTED)
 
 
 def _die(draw: Pen, x: int, y: int, value: int, fill: Colour, ink: Colour) -> None:
     """Draws one die as a rounded square with its number."""
-    draw.rounded_rectangle((x, y, x + 38, y + 38), radius=7, fill=fill, outline=OUTLINE, width=2)
-    draw.text((x + 19, y + 20), str(value), font=font(26), fill=ink, anchor="mm", stroke_width=1, stroke_fill=ink)
+    draw.rounded_rectangle((x, y, x + 40, y + 40), radius=7, fill=fill, outline=OUTLINE, width=2)
+    draw.text((x + 20, y + 21), str(value), size=28, fill=ink, anchor="mm", stroke_width=1, role="die")
 
 
 def _side_colours(who: str | None, seat_of: dict[str, int]) -> tuple[Colour, Colour]:
     """Returns the die fill and ink for a side of a battle (grey for neutral or unknown)."""
     if who in seat_of:
-        st = player_style(seat_of[who])  # type: ignore[index]
+        st = player_style(seat_of[who])
         return st.fill, st.ink
     return NEUTRAL, (0, 0, 0)
 
 
-def _battle(draw: Pen, x0: int, y: int, view: dict[str, Any], names: dict[str, str],
-            seat_of: dict[str, int]) -> int:
-    """Draws the last attack: the countries, both sides' dice and the losses; returns the y below."""
+def _battle(draw: Pen, x0: int, view: dict[str, Any], names: dict[str, str], seat_of: dict[str, int]) -> None:
+    """Draws the last attack (the countries, both sides' dice, the losses) and a pending invasion."""
     b = view.get("last_battle")
+    width = 1600 - 24 - x0
+    inv = view.get("invade")
+    if inv:
+        text = f"Invade: move 0 to {inv.get('most', 0)} more chips"
+        draw.text((x0, 170), _fit(text, 22, width), size=22, fill=GOLD)
     if not b:
-        return y
+        draw.text((x0, 12), "No attack yet", size=22, fill=MUTED)
+        return
     countries = view.get("countries") or {}
     attacker = b.get("attacker") or (countries.get(b.get("from")) or {}).get("owner")
     defender = b.get("defender")
     conquered = b.get("conquered")
     if conquered is None:
         conquered = (countries.get(b.get("to")) or {}).get("owner") == attacker and attacker is not None
-    draw.text((x0 + 24, y), "Last attack", font=font(24), fill=MUTED)
-    y += 32
+    draw.text((x0, 10), "Last attack", size=22, fill=MUTED)
     src, dst = names.get(b.get("from"), str(b.get("from"))), names.get(b.get("to"), str(b.get("to")))
-    draw.text((x0 + 24, y), _fit(f"{src} onto {dst}", 24, PANEL_WIDTH - 48), font=font(24), fill=INK)
-    y += 36
-    x = x0 + 24
+    draw.text((x0, 38), _fit(f"{src} onto {dst}", 26, width), size=26, fill=INK, role="attack")
+    x, y = x0, 78
     a_fill, a_ink = _side_colours(attacker, seat_of)
     for v in b.get("attacker_dice") or []:
         _die(draw, x, y, int(v), a_fill, a_ink)
-        x += 44
-    draw.text((x + 6, y + 20), "vs", font=font(22), fill=MUTED, anchor="lm")
-    x += 42
+        x += 46
+    draw.text((x + 4, y + 20), "vs", size=22, fill=MUTED, anchor="lm")
+    x += 40
     d_fill, d_ink = _side_colours(defender, seat_of) if defender else ((235, 235, 235), (0, 0, 0))
     for v in b.get("defender_dice") or []:
         _die(draw, x, y, int(v), d_fill, d_ink)
-        x += 44
-    y += 48
-    losses = f"Losses: attacker {b.get('attacker_losses', 0)}, defender {b.get('defender_losses', 0)}"
-    draw.text((x0 + 24, y), _fit(losses, 22, PANEL_WIDTH - 48), font=font(22), fill=INK)
-    y += 30
+        x += 46
     if conquered:
-        draw.text((x0 + 24, y), "Conquered", font=font(22), fill=GOLD)
-        y += 30
-    return y
+        draw.text((x + 14, y + 20), "Conquered", size=24, fill=GOLD, anchor="lm", role="attack")
+    losses = f"Losses: attacker {b.get('attacker_losses', 0)}, defender {b.get('defender_losses', 0)}"
+    draw.text((x0, 132), _fit(losses, 22, width), size=22, fill=INK)
 
 
-def _headline(draw: Pen, x0: int, view: dict[str, Any]) -> None:
-    """Draws the phase, the turn number and whose turn it is under the title."""
-    phase = str(view.get("phase") or "")
-    number = view.get("turn_number")
-    if number:
-        draw.text((x0 + PANEL_WIDTH - 24, 40), f"turn {number}", font=font(24), fill=MUTED, anchor="rs")
-    winner = view.get("winner")
-    if winner:
-        draw.rounded_rectangle((x0 + 14, 78, x0 + PANEL_WIDTH - 14, 128), radius=10, fill=GOLD)
-        text = _fit(f"{winner} wins!", 32, PANEL_WIDTH - 56)
-        draw.text((x0 + PANEL_WIDTH // 2, 104), text, font=font(32), fill=(0, 0, 0), anchor="mm",
-                  stroke_width=1, stroke_fill=(0, 0, 0))
-        return
-    label = PHASES.get(phase, phase.capitalize())
-    turn = view.get("turn")
-    draw.text((x0 + 24, 80), label, font=font(30), fill=INK)
-    acting = ", ".join(view.get("to_act") or [])
-    who = f"{turn}'s turn" if turn else f"{acting} to claim" if phase == "claim" and acting else acting
-    if who:
-        draw.text((x0 + 24, 116), _fit(who, 22, PANEL_WIDTH - 48), font=font(22), fill=MUTED)
+def draw_panel(image: Image.Image, view: dict[str, Any], players: list[str], names: dict[str, str], *,
+               labels: Labels | None = None, top: int = 0) -> None:
+    """Draws the panel's changing parts onto ``image``, a copy of the panel's empty background.
 
-
-def draw_panel(image: Image.Image, view: dict[str, Any], players: list[str], names: dict[str, str]) -> None:
-    """Draws the panel's changing parts onto ``image``, a copy of the panel's empty background."""
-    draw = Pen(image)
-    x0 = 0
+    ``labels`` (when a list) receives the texts drawn, placed as if the panel's top were at ``top``.
+    """
+    draw = Pen(image, labels, top)
     seat_of = {p: i for i, p in enumerate(players)}
-    _headline(draw, x0, view)
-    y = _player_rows(draw, x0, 152, view, players)
-    draw.line((x0 + 20, y + 4, x0 + PANEL_WIDTH - 20, y + 4), fill=RULE, width=2)
-    y = _status(draw, x0, y + 16, view, names)
-    draw.line((x0 + 20, y + 4, x0 + PANEL_WIDTH - 20, y + 4), fill=RULE, width=2)
-    _battle(draw, x0, y + 16, view, names, seat_of)
+    h = image.height
+    _headline(draw, COLUMNS[0], view, players)
+    _figures(draw, COLUMNS[0], view)
+    for x in (COLUMNS[1] - 14, COLUMNS[2] - 16):
+        draw.line((x, 12, x, h - 12), fill=RULE, width=2)
+    _player_grid(draw, COLUMNS[1], view, players)
+    _battle(draw, COLUMNS[2], view, names, seat_of)

@@ -16,10 +16,13 @@ from render import render as dispatch
 from render import xisk
 from render.common import NEUTRAL, player_style
 from render.xisk import render
-from render.xisk_layers import PANEL_WIDTH, RADIUS, static_layer, wrap_stub
+from render.xisk_layers import PANEL_HEIGHT, RADIUS, static_layer, wrap_stub
 from render.xisk_palette import paletted_felt
 
 BOARD = load_board()
+SIZE = (BOARD.canvas[0], BOARD.canvas[1] + PANEL_HEIGHT)
+"""The map, and the panel below it."""
+PANEL = (0, BOARD.canvas[1], *SIZE)
 SIX = ["ann", "bob", "cy", "dee", "eve", "fay"]
 
 
@@ -58,8 +61,8 @@ def test_the_picture_decodes_at_the_default_size() -> None:
     png = render(make_view(SIX[:3]))
     image = Image.open(io.BytesIO(png))
     assert image.format == "PNG"
-    assert image.size == (BOARD.canvas[0] + PANEL_WIDTH, BOARD.canvas[1])
-    assert len(png) <= 300 * 1024
+    assert image.size == SIZE
+    assert len(png) <= 200 * 1024
 
 
 def test_the_dispatcher_uses_the_xisk_renderer() -> None:
@@ -129,8 +132,7 @@ def test_the_last_attack_draws_an_arrow() -> None:
     along = [(round(ax + (bx - ax) * t), round(ay + (by - ay) * t)) for t in (0.3, 0.5, 0.7)]
     assert all(marked.getpixel(p) != plain.getpixel(p) for p in along)
     assert all(marked.getpixel(p) == (255, 255, 255) for p in along)
-    panel = (BOARD.canvas[0], 0, marked.width, marked.height)
-    assert marked.crop(panel).tobytes() != plain.crop(panel).tobytes()
+    assert marked.crop(PANEL).tobytes() != plain.crop(PANEL).tobytes()
 
 
 def test_an_attack_across_the_map_edge_is_drawn_as_two_stubs() -> None:
@@ -151,16 +153,15 @@ def test_two_players_and_a_claiming_start_render() -> None:
     view = make_view(SIX[:2], phase="claim", turn=None, order=[], claims_left=20, to_act=["bob"],
                      countries={c: {"owner": None, "chips": 0} for c in BOARD.countries})
     image = decode(render(view))
-    assert image.size == (BOARD.canvas[0] + PANEL_WIDTH, BOARD.canvas[1])
+    assert image.size == SIZE
 
 
 def test_six_players_with_the_eliminated_and_a_winner() -> None:
-    panel = (BOARD.canvas[0], 0, BOARD.canvas[0] + PANEL_WIDTH, BOARD.canvas[1])
     running = make_view(SIX)
     out = {**running, "eliminated": ["cy", "eve"]}
     over = {**out, "phase": "over", "winner": "ann", "to_act": [], "turn": "ann",
             "countries": {c: {"owner": "ann", "chips": 2} for c in BOARD.countries}}
-    images = [decode(render(v)).crop(panel).tobytes() for v in (running, out, over)]
+    images = [decode(render(v)).crop(PANEL).tobytes() for v in (running, out, over)]
     assert len(set(images)) == 3
     winner = decode(render(over))
     assert all(disc_pixel(winner, c) == player_style(0).fill for c in BOARD.countries)

@@ -1,27 +1,30 @@
-"""The NXS picture: both boards, the ships, held territory, highlights and a player panel.
+"""The NXS picture: both boards, the ships, held territory, highlights, a player panel and a legend.
 
-Drawn from the view only (``engines.nxs.view``). The boards, their tints and the cell
-names come from a cached static layer (:func:`render.nxs_board.static_layer`), ship tiles
-from a cached sprite per kind; a render copies the layer and draws what changes::
+Drawn from the view only (``engines.nxs.view``). The boards, their tints, the cell names
+and the legend come from a cached static layer (:func:`render.nxs_board.static_layer`),
+ship tiles from a cached sprite per kind; a render copies the layer and draws what changes::
 
     >>> from engines.nxs.game import Nxs
     >>> png = render(Nxs.new(["ann", "bob"]).view(None), selected="f4", moves=["g3", "g4", "h3"])
     >>> png[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
     True
 
-Colour is never the only cue: moves are filled hexes, captures are rings, the selected
-ship is a double ring, the last move an outline pair joined by an arrow.
+Colour is never the only cue (:mod:`render.nxs_marks`): moves are yellow cells with a
+ringed name, captures a cross-hatched band with corner ticks, the selected ship a thick
+solid outline, the last move corner brackets joined by an arrow; each ship carries the
+first letter of its kind. The picture is near 4:3 and its key texts (ship letters, who is
+to act and the step) stay at least 9 px tall in Discord's 550-px preview; ``labels``
+records them for the tests.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import INK, MUTED, PANEL, Colour, fit, font, player_style, to_png
+from render.common import INK, MUTED, PANEL, Labels, fit, player_style, to_png, write
 from render.nxs_board import (
     BLACK_TILE,
     WHITE_TILE,
@@ -31,16 +34,27 @@ from render.nxs_board import (
     static_layer,
     tile,
 )
+from render.nxs_marks import (
+    CAPTURE,
+    CASING,
+    LAST,
+    MOVE,
+    SELECTED,
+    arrow,
+    capture_mark,
+    last_mark,
+    move_mark,
+    selected_mark,
+)
 
-MOVE: Colour = (240, 228, 66)
-"""Okabe–Ito yellow: cells the selected ship may move to."""
-CAPTURE: Colour = (226, 52, 32)
-"""Red: enemy ships the selected ship may capture."""
-SELECTED: Colour = (86, 180, 233)
-"""Okabe–Ito sky blue: the selected ship."""
-LAST: Colour = (230, 159, 0)
-"""Okabe–Ito orange: the last move's two cells and the arrow between them."""
-CASING: Colour = (20, 20, 24)
+__all__ = ["CAPTURE", "LAST", "MOVE", "SELECTED", "draw", "render", "tile_style"]
+
+COMPRESS_LEVEL = 6
+"""zlib level of the PNG: a paletted picture encodes fast even at this level, and smaller."""
+PIECE_SIZE = 0.6
+"""Font size of a ship's letter, as a fraction of the hex radius."""
+CELL_SIZE = 0.56
+"""Font size of a move target's name, as a fraction of the hex radius."""
 
 
 def tile_style(colour: str, seat: int) -> TileStyle:
@@ -64,10 +78,22 @@ def render(
 ) -> bytes:
     """Returns the PNG picture of an NXS view; other ``marks`` are accepted and ignored.
 
-    ``selected`` is outlined, ``moves`` filled in yellow, ``captures`` ringed in red, and
-    ``view["last_move"]`` outlined with an arrow. Raises BadNotation for a cell off the boards.
+    ``selected`` is outlined, ``moves`` filled in yellow, ``captures`` hatched in red, and
+    ``view["last_move"]`` bracketed with an arrow. Raises BadNotation for a cell off the boards.
+    The picture is mapped to a palette cached per board colouring (:mod:`render.nxs_palette`).
     """
-    return to_png(draw(view, selected=selected, moves=moves, captures=captures, scale=scale))
+    return to_png(paletted(view, selected=selected, moves=moves, captures=captures, scale=scale),
+                  compress_level=COMPRESS_LEVEL)
+
+
+def paletted(view: dict[str, Any], *, scale: float = 1.0, **marks: Any) -> Image.Image:
+    """Returns the picture of :func:`draw` mapped to its board colouring's palette, ready to encode."""
+    from render.nxs_palette import palette, to_palette
+
+    players = list(view["players"])
+    colours = (str(view["colours"].get(players[0], "")), str(view["colours"].get(players[1], "")))
+    tiles = tuple(c for i in range(2) for st in [tile_style(colours[i], i)] for c in (st.fill, st.ink, st.border))
+    return to_palette(draw(view, scale=scale, **marks), palette(scale, colours, draw, tiles))
 
 
 def draw(
@@ -77,8 +103,13 @@ def draw(
     moves: Iterable[str] = (),
     captures: Iterable[str] = (),
     scale: float = 1.0,
+    labels: Labels | None = None,
 ) -> Image.Image:
-    """Returns the finished picture (RGB) before encoding; :func:`render` encodes it."""
+    """Returns the finished picture (RGB) before encoding; :func:`render` encodes it.
+
+    ``labels``, when a list, receives the texts drawn (ship letters, the panel, move targets'
+    names and the legend) with their boxes.
+    """
     moves, captures = list(moves), list(captures)
     players: list[str] = list(view["players"])
     colours = tuple(view["colours"].get(p, "") for p in players)
@@ -90,9 +121,9 @@ def draw(
     occupied = {p["cell"].lower() for p in view["pieces"]}
 
     for cell in moves:
-        x, y = geo.centre(cell)
-        pen.polygon(hex_points(x, y, 0.9 * r), fill=MOVE, outline=CASING, width=max(1, round(0.03 * r)))
-        pen.text((x, y + 0.5 * r), cell.lower(), fill=CASING, font=font(round(0.22 * r)), anchor="mm")
+        centre = geo.centre(cell)
+        move_mark(pen, centre, r)
+        write(pen, labels, "cell", centre, cell.lower(), round(CELL_SIZE * r), CASING, anchor="mm")
     held = [(styles[owner], cell.lower()) for owner, cells in view["territory"].items() if owner in styles
             for cell in cells]
     for st, cell in held:
@@ -101,11 +132,7 @@ def draw(
     last = view.get("last_move") or {}
     for cell in (last.get("from"), last.get("to")):
         if cell:
-            _ring(pen, geo.centre(cell), 0.97 * r, 0.1 * r, LAST)
-    for cell in captures:
-        _ring(pen, geo.centre(cell), 0.98 * r, 0.14 * r, CAPTURE)
-    if selected:
-        _ring(pen, geo.centre(selected), 0.98 * r, 0.14 * r, SELECTED)
+            last_mark(pen, geo.centre(cell), r)
 
     for p in view["pieces"]:
         st = styles[p["owner"]]
@@ -114,62 +141,36 @@ def draw(
         )
         x, y = geo.centre(p["cell"])
         image.paste(sprite, (round(x - sprite.width / 2), round(y - sprite.height / 2)), sprite)
+        letter = str(p.get("name") or p.get("ship") or "?")[:1].upper()
+        write(pen, labels, "piece", (x, y), letter, round(PIECE_SIZE * r), st.ink, anchor="mm")
 
     for st, cell in held:  # a held cell with a ship on it: a small dot on its rim, below the tile
         if cell in occupied:
             x, y = geo.centre(cell)
             _dot(pen, (x, y + 0.8 * r), 0.1 * r, st)
     if last.get("from") and last.get("to"):
-        _arrow(pen, geo.centre(last["from"]), geo.centre(last["to"]), r)
-    for cell in captures:  # a cross-hair over the target, so a capture is not told by colour alone
-        _crosshair(pen, geo.centre(cell), r)
-    _panel(pen, geo, view, styles)
+        arrow(pen, geo.centre(last["from"]), geo.centre(last["to"]), r)
+    for cell in captures:
+        capture_mark(image, geo.centre(cell), r)
+    if selected:
+        selected_mark(pen, geo.centre(selected), r)
+    _panel(pen, geo, view, styles, labels)
+    if labels is not None:
+        labels.extend(static_labels(geo))
     return image
+
+
+def static_labels(geo: Geometry) -> Labels:
+    """Returns the labels the static layer holds (the legend's words), in picture pixels."""
+    from render.nxs_board import SUPERSAMPLE, legend_labels_big
+
+    return [label.scaled(1 / SUPERSAMPLE) for label in legend_labels_big(geo.scale)]
 
 
 def _dot(pen: ImageDraw.ImageDraw, centre: tuple[float, float], d: float, st: TileStyle) -> None:
     """Draws a territory dot of radius ``d`` in a side's tile colour, with its border."""
     x, y = centre
     pen.ellipse((x - d, y - d, x + d, y + d), fill=st.fill, outline=st.border, width=max(1, round(0.2 * d)))
-
-
-def _ring(pen: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float, width: float, colour: Colour) -> None:
-    """Draws a hexagonal ring of ``width`` just inside a cell's outline."""
-    x, y = centre
-    outer, inner = hex_points(x, y, radius), hex_points(x, y, radius - width)
-    for i in range(6):
-        j = (i + 1) % 6
-        pen.polygon([outer[i], outer[j], inner[j], inner[i]], fill=colour)
-
-
-def _crosshair(pen: ImageDraw.ImageDraw, centre: tuple[float, float], r: float) -> None:
-    """Draws four short red ticks over a capture target's corners."""
-    x, y = centre
-    for ang in (0, 60, 120, 180, 240, 300):
-        a = math.radians(ang)
-        p0 = (x + 0.98 * r * math.cos(a), y + 0.98 * r * math.sin(a))
-        p1 = (x + 0.74 * r * math.cos(a), y + 0.74 * r * math.sin(a))
-        pen.line([p0, p1], fill=CASING, width=round(0.13 * r))
-        pen.line([p0, p1], fill=CAPTURE, width=round(0.07 * r))
-
-
-def _arrow(pen: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, float], r: float) -> None:
-    """Draws the last move's arrow from cell centre ``a`` to ``b``, outlined for contrast."""
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    dist = math.hypot(dx, dy) or 1.0
-    ux, uy = dx / dist, dy / dist  # along the arrow
-    nx, ny = -uy, ux  # across it
-
-    def at(along: float, across: float) -> tuple[float, float]:
-        return (a[0] + ux * along + nx * across, a[1] + uy * along + ny * across)
-
-    start, tip = 0.25 * r, dist - 0.72 * r  # the tip stops at the moved ship's tile
-    neck, shaft, head = tip - 0.34 * r, 0.06 * r, 0.19 * r
-    outline = [
-        at(start, shaft), at(neck, shaft), at(neck, head), at(tip, 0),
-        at(neck, -head), at(neck, -shaft), at(start, -shaft),
-    ]
-    pen.polygon(outline, fill=LAST, outline=CASING, width=max(1, round(0.035 * r)))
 
 
 def _status(view: dict[str, Any]) -> tuple[str, str]:
@@ -185,35 +186,39 @@ def _status(view: dict[str, Any]) -> tuple[str, str]:
     return f"{turn} to {step}", detail
 
 
-def _panel(pen: ImageDraw.ImageDraw, geo: Geometry, view: dict[str, Any], styles: dict[str, TileStyle]) -> None:
-    """Draws the header: each player's colour, name, score/target and captures, and the status."""
+def _panel(pen: ImageDraw.ImageDraw, geo: Geometry, view: dict[str, Any], styles: dict[str, TileStyle],
+           labels: Labels | None) -> None:
+    """Draws the header: each player's colour letter, name, score/target and captures, and the status."""
     s, w, h = geo.scale, geo.width, geo.header
     pen.rectangle((0, 0, w, h), fill=PANEL)
     players = list(view["players"])
     result = view.get("result")
     active = set(result.get("winners") or []) if result else {view.get("turn")}
-    card = 0.34 * w
+    card = 0.33 * w
     for i, p in enumerate(players[:2]):
-        left = 16 * s if i == 0 else w - 16 * s - card
-        box = (left, 12 * s, left + card, h - 12 * s)
+        left = 14 * s if i == 0 else w - 14 * s - card
+        box = (left, 10 * s, left + card, h - 10 * s)
+        acting = p in active and not result
         if p in active:
-            pen.rounded_rectangle(box, radius=12 * s, outline=LAST, width=max(2, round(4 * s)))
+            pen.rounded_rectangle(box, radius=12 * s, outline=LAST, width=max(2, round(5 * s)))
         st = styles[p]
-        hx, hy, hr = left + 52 * s, h / 2, 34 * s
+        hx, hy, hr = left + 58 * s, h / 2, 42 * s
         pen.polygon(hex_points(hx, hy, hr), fill=st.border)
         pen.polygon(hex_points(hx, hy, hr - 3 * s), fill=st.fill)
         colour = str(view["colours"].get(p, ""))
-        pen.text((hx, hy), colour[:1].upper(), fill=st.ink, font=font(round(30 * s)), anchor="mm")
-        tx, room = left + 100 * s, card - 112 * s
-        name = fit(p, pen, round(34 * s), room)
-        pen.text((tx, 22 * s), name, fill=INK, font=font(round(34 * s)))
+        roles = ("player", "to_act") if acting else ("player",)
+        write(pen, labels, roles, (hx, hy), colour[:1].upper(), round(40 * s), st.ink, anchor="mm")
+        tx, room = left + 114 * s, card - 124 * s
+        name = fit(p, pen, round(44 * s), room)  # a lowercase name is only x-height tall: 44 keeps it 9 px
+        write(pen, labels, roles, (tx, 12 * s), name, round(44 * s), INK)
         score, target = view["score"].get(p, 0), view["target"].get(p, 0)
         taken = view["captured"].get(p, 0)
         line = f"{colour} · {score}/{target} hexes · {taken} taken"
-        pen.text((tx, 68 * s), fit(line, pen, round(24 * s), room), fill=MUTED, font=font(round(24 * s)))
+        write(pen, labels, "detail", (tx, 82 * s), fit(line, pen, round(26 * s), room), round(26 * s), MUTED)
     head, detail = _status(view)
     mid = w / 2
-    room = w - 2 * card - 56 * s
-    pen.text((mid, 44 * s), fit(head, pen, round(36 * s), room), fill=LAST if result else INK,
-             font=font(round(36 * s)), anchor="mm")
-    pen.text((mid, 88 * s), fit(detail, pen, round(22 * s), room), fill=MUTED, font=font(round(22 * s)), anchor="mm")
+    room = w - 2 * card - 60 * s
+    write(pen, labels, ("winner",) if result else ("to_act", "phase"), (mid, 54 * s),
+          fit(head, pen, round(46 * s), room), round(46 * s), LAST if result else INK, anchor="mm")
+    write(pen, labels, "detail", (mid, 106 * s), fit(detail, pen, round(24 * s), room), round(24 * s), MUTED,
+          anchor="mm")

@@ -4,8 +4,11 @@ Everything here is a pure function of its arguments and cached, so a process dra
 boards once and each kind of ship tile once, whatever the number of renders::
 
     >>> g = Geometry(1.0)
-    >>> g.width, g.centre("d4") == g.centre("D4")
-    (1504, True)
+    >>> g.width, g.height, g.centre("d4") == g.centre("D4")
+    (1504, 1158, True)
+
+The picture is near 4:3 (the panel above the boards, the legend of the marks below), so
+Discord's 550-px preview is not a strip.
 """
 
 from __future__ import annotations
@@ -19,12 +22,17 @@ from PIL import Image, ImageDraw
 from engines.core.hexgrid import to_pixel
 from engines.nxs.board import CELL_NAMES, CELLS, COLUMNS, FIRST_Q, cell_hex, home_of
 from engines.nxs.hexes import DIRECTIONS
-from render.common import BACKGROUND, MUTED, Colour, font, player_style
+from render.common import BACKGROUND, MUTED, Colour, Label, font, player_style
+from render.nxs_marks import draw_legend, hex_points, legend_labels
 
 RADIUS = 64
 """Circumradius of a board hex at scale 1 (the default picture is about 1500 px wide)."""
-HEADER = 124
+HEADER = 140
 """Height of the player panel above the boards, at scale 1."""
+FOOTER = 74
+"""Height of the legend strip below the boards, at scale 1."""
+EDGE_SIZE = 0.56
+"""Font size of the column letters and rank numbers, as a fraction of the hex radius."""
 SUPERSAMPLE = 2
 """Static layer and tiles are drawn this many times larger, then box-reduced (anti-aliasing).
 
@@ -60,11 +68,6 @@ def _polar(x: float, y: float, radius: float, degrees: float) -> tuple[float, fl
     return (x + radius * math.cos(a), y + radius * math.sin(a))
 
 
-def hex_points(x: float, y: float, radius: float) -> list[tuple[float, float]]:
-    """Returns the six corners of a flat-topped hex, clockwise from due east."""
-    return [_polar(x, y, radius, 60 * i) for i in range(6)]
-
-
 @dataclass(frozen=True)
 class Geometry:
     """Places the 74 hexes, labels and panel on a picture drawn at ``scale``."""
@@ -82,6 +85,11 @@ class Geometry:
         return round(HEADER * self.scale)
 
     @property
+    def footer(self) -> int:
+        """Returns the legend strip's height in pixels."""
+        return round(FOOTER * self.scale)
+
+    @property
     def origin(self) -> tuple[float, float]:
         """Returns the pixel position of hex (0, 0)."""
         r = self.radius
@@ -95,7 +103,7 @@ class Geometry:
     @property
     def height(self) -> int:
         """Returns the picture height in pixels."""
-        return round(self.header + 14.75 * self.radius)
+        return round(self.header + 14.75 * self.radius) + self.footer
 
     def point(self, h: tuple[float, float]) -> tuple[float, float]:
         """Returns the pixel position of a (possibly fractional) axial coordinate."""
@@ -133,8 +141,8 @@ def _edge_labels(geo: Geometry) -> list[tuple[tuple[float, float], str]]:
     """Returns column letters (top and bottom rows) and ranks (outer sides) with positions."""
     r = geo.radius
     labels: list[tuple[tuple[float, float], str]] = []
-    top = geo.origin[1] - 6.62 * r
-    bottom = geo.origin[1] + 7.45 * r
+    top = geo.origin[1] - 6.55 * r
+    bottom = geo.origin[1] + 7.4 * r
     for i, letter in enumerate(COLUMNS):
         x = geo.point((FIRST_Q + i, 0))[0]
         labels += [((x, top), letter), ((x, bottom), letter)]
@@ -144,7 +152,7 @@ def _edge_labels(geo: Geometry) -> list[tuple[tuple[float, float], str]]:
         for rank in range(1, 8):
             row = [CELLS[f"{col}{rank}"] for col in columns if f"{col}{rank}" in CELLS]
             h = pick(row, key=lambda hx: hx[0])
-            labels.append((geo.point((h[0] + 0.62 * step[0], h[1] + 0.62 * step[1])), str(rank)))
+            labels.append((geo.point((h[0] + 0.66 * step[0], h[1] + 0.66 * step[1])), str(rank)))
     return labels
 
 
@@ -167,10 +175,18 @@ def static_layer(scale: float, colours: tuple[str, str] = ("white", "black")) ->
         draw.polygon(hex_points(x, y, r - 2.2 * geo.scale), fill=fill)
         ink = tuple(int(c * 0.72) for c in fill) if home_of(h) == 0 else tuple(min(255, c + 52) for c in fill)
         draw.text((x, y + 0.5 * r), name, fill=ink, font=font(round(0.22 * r)), anchor="mm")
-    label_font = font(round(0.34 * r))
+    label_font = font(round(EDGE_SIZE * r))
     for (x, y), text in _edge_labels(geo):
         draw.text((x, y), text, fill=MUTED, font=label_font, anchor="mm")
+    draw_legend(big, geo.width, geo.height - geo.footer, geo.footer, r, 0.48 * r,
+                (WHITE_TILE.fill, WHITE_TILE.border), tints[0][0])
     return big.reduce(SUPERSAMPLE)
+
+
+def legend_labels_big(scale: float) -> list[Label]:
+    """Returns the legend's words as the static layer draws them, before it is reduced."""
+    geo = Geometry(scale * SUPERSAMPLE)
+    return [label for _, _, label in legend_labels(geo.width, geo.height - geo.footer, geo.footer, geo.radius)]
 
 
 @lru_cache(maxsize=512)
@@ -187,7 +203,8 @@ def tile(
 
     Arrows point out of their sides (the front one larger, with a bar: the facing notch),
     ``dots`` pips spread over the other sides, bold wedges at ``corners``, and a ring for an
-    immune ship (the Merchant).
+    immune ship (the Merchant). The middle is left clear for the ship's letter, which the
+    picture writes over the tile (:func:`render.nxs.draw`).
     """
     s = SUPERSAMPLE * 2
     r = RADIUS * scale * s
@@ -221,8 +238,8 @@ def tile(
             fill=style.ink,
         )
         if front:  # the facing mark: a shaft behind the front arrow
-            draw.line(
-                [_polar(c, c, 0.3 * a, ang), _polar(c, c, 0.6 * a, ang)], fill=style.ink, width=round(0.09 * t)
+            draw.line(  # clear of the ship's letter in the middle
+                [_polar(c, c, 0.46 * a, ang), _polar(c, c, 0.62 * a, ang)], fill=style.ink, width=round(0.09 * t)
             )
     plain = [d for d in DIRECTIONS if d not in arrows]
     pips = [0] * len(plain)
@@ -237,9 +254,9 @@ def tile(
             x, y = _polar(px, py, off, ang + 90)
             d = 0.075 * t
             draw.ellipse((x - d, y - d, x + d, y + d), fill=style.ink)
-    if immune:
-        rad = 0.2 * t
-        draw.ellipse((c - rad, c - rad, c + rad, c + rad), outline=style.ink, width=round(0.07 * t))
+    if immune:  # a ring round the ship's letter
+        rad = 0.44 * t
+        draw.ellipse((c - rad, c - rad, c + rad, c + rad), outline=style.ink, width=round(0.05 * t))
     return img.reduce(s)
 
 

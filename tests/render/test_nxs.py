@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import io
+import itertools
 from typing import Any
 
 import pytest
@@ -14,6 +15,7 @@ from engines.nxs.game import Nxs
 from render.nxs import CAPTURE, LAST, MOVE, SELECTED, draw, tile_style
 from render.nxs import render as render_nxs
 from render.nxs_board import BLACK_TILE, WHITE_TILE, Geometry, static_layer
+from render.nxs_marks import CASING
 
 SCALE = 0.5  # half size keeps the tests fast; the geometry is the same
 
@@ -33,13 +35,34 @@ def band(geo: Geometry, cell: str) -> tuple[float, float]:
     return (x, y + 0.81 * geo.radius)  # the tile's flat bottom is at 0.76 r, the cell's at 0.87 r
 
 
+def tile_point(geo: Geometry, cell: str) -> tuple[float, float]:
+    """Returns a point on a ship's tile clear of its letter, arrows, pips and wedges."""
+    x, y = geo.centre(cell)
+    return (x + 0.28 * geo.radius, y)
+
+
+def band_colours(image: Image.Image, geo: Geometry, cell: str) -> list[tuple[int, int, int]]:
+    """Returns the colours met going round a cell just inside its outline (outside any tile)."""
+    import math
+
+    x, y = geo.centre(cell)
+    out = []
+    for k in range(72):
+        a = math.radians(5 * k)
+        # 0.81 r on the apothem, scaled out towards the corners so the path stays in the band
+        side = math.cos(math.radians((5 * k) % 60 - 30))
+        rad = 0.81 * geo.radius / side
+        out.append(pixel(image, (x + rad * math.cos(a), y + rad * math.sin(a))))
+    return out
+
+
 def test_the_picture_decodes_at_the_expected_size(start: dict[str, Any]) -> None:
     png = render_nxs(start)
     image = Image.open(io.BytesIO(png))
     geo = Geometry(1.0)
     assert image.format == "PNG" and image.size == (geo.width, geo.height)
     assert 1400 <= image.width <= 1600
-    assert len(png) <= 300 * 1024
+    assert len(png) <= 200 * 1024
 
 
 def test_the_dispatcher_draws_nxs_with_this_renderer(start: dict[str, Any]) -> None:
@@ -51,7 +74,7 @@ def test_each_ship_is_a_tile_in_its_owners_colour(start: dict[str, Any]) -> None
     assert {p["colour"] for p in start["pieces"]} == {"white", "black"}
     for p in start["pieces"]:
         expected = WHITE_TILE.fill if p["colour"] == "white" else BLACK_TILE.fill
-        assert pixel(image, geo.centre(p["cell"])) == expected, p["cell"]
+        assert pixel(image, tile_point(geo, p["cell"])) == expected, p["cell"]
 
 
 def test_other_colours_fall_back_to_the_seat_palette() -> None:
@@ -75,12 +98,29 @@ def test_moves_are_yellow_and_captures_red(start: dict[str, Any]) -> None:
     plain = draw(start, scale=SCALE)
     marked = draw(start, selected="f4", moves=["g3", "H3"], captures=["i4"], scale=SCALE)
     for cell in ("g3", "h3"):
-        assert pixel(marked, geo.centre(cell)) == MOVE != pixel(plain, geo.centre(cell))
-    assert pixel(marked, band(geo, "i4")) == CAPTURE != pixel(plain, band(geo, "i4"))
+        x, y = geo.centre(cell)
+        point = (x, y + 0.68 * geo.radius)  # between the ring round the name and the cell's edge
+        assert pixel(marked, point) == MOVE != pixel(plain, point)
+    assert CAPTURE in band_colours(marked, geo, "i4")
     assert pixel(marked, band(geo, "f4")) == SELECTED != pixel(plain, band(geo, "f4"))
-    # the ships themselves are still drawn over their marks
-    assert pixel(marked, geo.centre("i4")) == BLACK_TILE.fill
-    assert pixel(marked, geo.centre("f4")) == WHITE_TILE.fill
+    # the ships themselves are still drawn inside their marks
+    assert pixel(marked, tile_point(geo, "i4")) == BLACK_TILE.fill
+    assert pixel(marked, tile_point(geo, "f4")) == WHITE_TILE.fill
+
+
+def test_captures_and_the_selection_differ_by_pattern_not_only_colour(start: dict[str, Any]) -> None:
+    geo = Geometry(SCALE)
+    marked = draw(start, selected="f4", moves=["g3"], captures=["i4"], scale=SCALE)
+    hatched, solid = band_colours(marked, geo, "i4"), band_colours(marked, geo, "f4")
+    # the capture band is cross-hatched: red and dark alternate many times round the cell
+    changes = sum((a == CAPTURE) != (b == CAPTURE) for a, b in itertools.pairwise(hatched))
+    assert hatched.count(CASING) >= 10 and changes >= 12
+    # the selection is one solid outline
+    assert solid.count(SELECTED) == len(solid)
+    # a move target is a filled cell with a ring round its name, in neither band's shape
+    x, y = geo.centre("g3")
+    assert pixel(marked, (x, y + 0.56 * geo.radius)) == CASING
+    assert MOVE not in hatched + solid
 
 
 def test_the_last_move_is_outlined_and_joined_by_an_arrow(start: dict[str, Any]) -> None:
@@ -88,8 +128,12 @@ def test_the_last_move_is_outlined_and_joined_by_an_arrow(start: dict[str, Any])
     view["last_move"] = {"kind": "move", "from": "c2", "to": "c5"}
     geo = Geometry(SCALE)
     image, plain = draw(view, scale=SCALE), draw(start, scale=SCALE)
-    for cell in ("c2", "c5"):
-        assert pixel(image, band(geo, cell)) == LAST != pixel(plain, band(geo, cell))
+    for cell in ("c2", "c5"):  # brackets on the corners, a broken outline
+        x, y = geo.centre(cell)
+        corner = (x + 0.93 * geo.radius, y)
+        assert pixel(image, corner) == LAST != pixel(plain, corner)
+        side = (x + 0.82 * geo.radius * 0.866, y + 0.82 * geo.radius * 0.5)  # mid-side, south-east
+        assert pixel(image, side) != LAST
     for cell in ("c3", "c4"):  # the arrow's shaft crosses the cells between
         assert pixel(image, geo.centre(cell)) == LAST != pixel(plain, geo.centre(cell))
 
@@ -143,4 +187,4 @@ def test_boards_of_other_colours_take_the_seat_tint(start: dict[str, Any]) -> No
     plain = draw(start, scale=SCALE)
     for cell in ("a1", "n1"):
         assert pixel(image, geo.centre(cell)) != pixel(plain, geo.centre(cell))
-    assert pixel(image, geo.centre("d4")) == tile_style("red", 0).fill
+    assert pixel(image, tile_point(geo, "d4")) == tile_style("red", 0).fill

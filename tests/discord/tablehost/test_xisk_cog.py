@@ -254,3 +254,31 @@ async def test_a_big_hand_is_served_in_pieces_discord_accepts(discord_test: Disc
     replies = [m.content for m in dt.ephemerals("bob")[before:]]
     assert replies and all(len(r) <= 2000 for r in replies)
     assert f"**Your hand ({len(hand)}):** {' '.join(hand)}" in "\n".join(replies)
+
+
+async def test_after_a_restart_mid_turn_the_next_move_edits_the_same_live_board(
+    discord_test: DiscordTest, tables: Tables, bot_factory
+) -> None:
+    dt = discord_test
+    await dt.slash("xisk", "new", user="ann", cards_per_player=4)
+    await dt.slash("game", "join", user="bob")
+    await dt.slash("game", "start", user="ann")
+    for _ in range(60):  # the claims, up to a Supply phase with chips to place one at a time
+        table = await table_of(dt, tables)
+        [actor] = table.game.to_act()
+        legal = table.game.legal_moves(actor)
+        if table.game.view(None)["phase"] == "supply" and table.game.view(None)["supply_left"] >= 2:
+            break
+        await play(dt, NAMES[actor], choose(legal, random.Random(1)), table)
+    place = next(m for m in legal if m.startswith("place") and m.endswith(" 1"))
+    await play(dt, NAMES[actor], place, table)
+    board = dt.messages("general")[-1]
+    count = len(dt.messages("general"))
+
+    await dt.restart(bot_factory)
+    table = await table_of(dt, tables)
+    again = next(m for m in table.game.legal_moves(actor) if m.startswith("place") and m.endswith(" 1"))
+    await play(dt, NAMES[actor], again, table)
+    assert len(dt.messages("general")) == count  # nothing new was posted
+    edited = dt.messages("general")[-1]
+    assert edited.id == board.id and edited.files[0].filename.endswith(f"-{table.row.version + 1}.png")

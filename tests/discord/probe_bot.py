@@ -6,9 +6,15 @@ channel notice when DMs are closed), ``pick`` (with autocomplete), ``knock`` (a 
 DynamicItem button), ``colours`` (a persistent view with a select menu), ``table`` (opens a
 thread), ``rename`` (a modal), ``announce`` / ``announce-eager`` (channel message after /
 before acknowledging), ``slow`` (answers late unless it defers), ``missing`` (calls a route
-the fake does not serve) and ``admin ping`` (a subcommand group).
+the fake does not serve), ``admin ping`` (a subcommand group), and, to prove the fake's limits:
+``label`` (a button with a label of a given length), ``choices`` (autocomplete with a given number
+of choices of a given length), ``raw`` (sends the raw payload a test put in ``ProbeBot.answers``
+to a chosen route) and ``panel`` (a button whose click is answered with a raw payload).
 
-Button custom_id template: ``probe1:knock:<count>`` (count = knocks so far).
+Button custom_id templates: ``probe1:knock:<count>`` (count = knocks so far), ``probe1:raw:<name>``
+(answered with ``answers[name]``); a modal submitted with custom_id ``probe1:rawmodal:<name>`` is
+answered with ``answers[name]`` too. A raw request the fake refuses is kept in
+``ProbeBot.refused`` and the interaction, if still unanswered, gets ``Refused <code>`` instead.
 """
 
 from __future__ import annotations
@@ -16,14 +22,49 @@ from __future__ import annotations
 import asyncio
 import io
 import re
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
+from discord.http import Route
+from discord.webhook.async_ import async_context, interaction_response_params
 from PIL import Image
 
 FRUITS = ("apple", "apricot", "banana", "cherry", "grape", "grapefruit")
 CLOSED_DMS = 50007
+RAW_ROUTES = {
+    "channel": ("POST", "/channels/{channel_id}/messages"),
+    "dm": ("POST", "/channels/{channel_id}/messages"),
+    "edit-channel": ("PATCH", "/channels/{channel_id}/messages/{message_id}"),
+    "followup": ("POST", "/webhooks/{webhook_id}/{webhook_token}"),
+    "edit-original": ("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/@original"),
+    "edit-followup": ("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}"),
+}
+"""Where ``/probe raw`` sends its payload (besides ``reply``, the interaction callback itself)."""
+
+
+async def raw_callback(interaction: discord.Interaction, body: dict[str, Any]) -> None:
+    """Answers an interaction with a raw callback body (``{"type": ..., "data": ...}``) through
+    discord.py's own webhook adapter, as its ``InteractionResponse`` methods do."""
+    http = interaction._state.http
+    await async_context.get().create_interaction_response(
+        interaction.id, interaction.token, session=interaction._session, proxy=http.proxy,
+        proxy_auth=http.proxy_auth, params=interaction_response_params(body["type"], body.get("data")),
+    )
+
+
+async def answer_refused(interaction: discord.Interaction, exc: discord.HTTPException) -> None:
+    """Keeps a refusal on the bot and tells the user, if the interaction is still unanswered."""
+    bot = interaction.client
+    assert isinstance(bot, ProbeBot)
+    bot.refused.append(exc)
+    if interaction.response.is_done():
+        await interaction.followup.send(f"Refused {exc.code}", ephemeral=True)
+    elif interaction.type is discord.InteractionType.autocomplete:
+        await interaction.response.autocomplete([])
+    else:
+        await interaction.response.send_message(f"Refused {exc.code}", ephemeral=True)
 
 
 def draw_png(size: int) -> bytes:
@@ -208,12 +249,96 @@ class Probe(commands.GroupCog, group_name="probe", group_description="Probes the
         await interaction.response.send_message(" ".join(["pong"] * times))
 
 
+    @app_commands.command(description="Posts a button with a label of a given length")
+    async def label(self, interaction: discord.Interaction, length: int) -> None:
+        """Replies with one button labelled with ``length`` characters (discord.py sends it as is)."""
+        view = discord.ui.View(timeout=None)
+        view.add_item(discord.ui.Button(label="L" * length, custom_id="probe1:label"))
+        try:
+            await interaction.response.send_message("Labelled", view=view)
+        except discord.HTTPException as exc:
+            await answer_refused(interaction, exc)
+
+    @app_commands.command(description="Offers a given number of choices")
+    async def choices(self, interaction: discord.Interaction, count: int, thing: str, length: int = 5) -> None:
+        """Echoes the chosen thing."""
+        await interaction.response.send_message(f"Chose {thing}")
+
+    @choices.autocomplete("thing")
+    async def choices_thing(
+        self, interaction: discord.Interaction, current: str,
+    ) -> list[app_commands.Choice[str]]:
+        """Offers ``count`` choices whose names are ``length`` characters long."""
+        count, length = int(interaction.namespace.count), int(interaction.namespace.length or 5)
+        return [app_commands.Choice(name=f"{i:0{length}d}"[-length:] if length else "", value=str(i))
+                for i in range(count)]
+
+    @app_commands.command(description="Sends a raw payload the test prepared")
+    async def raw(self, interaction: discord.Interaction, target: str, name: str) -> None:
+        """Sends ``answers[name]`` as the callback (``reply``), a second callback (``twice``), or to a
+        route of ``RAW_ROUTES``; answers ``Sent`` or ``Refused <code>``."""
+        bot = interaction.client
+        assert isinstance(bot, ProbeBot)
+        body = bot.answers[name]
+        try:
+            if target == "reply":
+                await raw_callback(interaction, body)
+                return
+            if target == "twice":
+                await interaction.response.send_message("First answer")
+                await raw_callback(interaction, body)
+                return
+            method, path = RAW_ROUTES[target]
+            ids: dict[str, Any] = {"webhook_id": bot.application_id, "webhook_token": interaction.token}
+            if target == "edit-original":
+                await interaction.response.send_message("Original")
+            else:
+                await interaction.response.defer(ephemeral=True)
+            channel = interaction.channel
+            assert channel is not None
+            ids["channel_id"] = channel.id
+            if target == "dm":
+                ids["channel_id"] = (await interaction.user.create_dm()).id
+            elif target == "edit-channel":
+                ids["message_id"] = (await channel.send("Draft")).id  # type: ignore[union-attr]
+            elif target == "edit-followup":
+                ids["message_id"] = (await interaction.followup.send("Follow-up", wait=True)).id
+            await bot.http.request(Route(method, path, **ids), json=body)
+        except discord.HTTPException as exc:
+            await answer_refused(interaction, exc)
+            return
+        await interaction.followup.send("Sent", ephemeral=True)
+
+    @app_commands.command(description="Posts a button answered with a raw payload")
+    async def panel(self, interaction: discord.Interaction, name: str) -> None:
+        """Replies with one button, ``probe1:raw:<name>``."""
+        view = discord.ui.View(timeout=None)
+        view.add_item(discord.ui.Button(label="Answer", custom_id=f"probe1:raw:{name}"))
+        await interaction.response.send_message("Panel", view=view)
+
+
 class ProbeBot(commands.Bot):
     """The probe bot: no privileged intents, dynamic buttons registered in ``setup_hook``."""
 
     def __init__(self) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default())
         self.errors: list[BaseException] = []
+        self.answers: dict[str, dict[str, Any]] = {}
+        """Raw callback or message bodies by name, for ``/probe raw``, ``probe1:raw:`` and ``probe1:rawmodal:``."""
+        self.refused: list[discord.HTTPException] = []
+        """The raw requests the fake refused, as discord.py raised them."""
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Answers a ``probe1:raw:<name>`` button or ``probe1:rawmodal:<name>`` modal with ``answers[name]``."""
+        custom_id = str((interaction.data or {}).get("custom_id") or "")
+        prefix = {discord.InteractionType.component: "probe1:raw:",
+                  discord.InteractionType.modal_submit: "probe1:rawmodal:"}.get(interaction.type)
+        if prefix is None or not custom_id.startswith(prefix):
+            return
+        try:
+            await raw_callback(interaction, self.answers[custom_id.removeprefix(prefix)])
+        except discord.HTTPException as exc:
+            await answer_refused(interaction, exc)
 
     async def setup_hook(self) -> None:
         """Loads the cog and registers the dynamic button so old buttons work after a restart."""

@@ -599,7 +599,8 @@ def _duplicates(p: Problems, commands: list[Any]) -> None:
 
 def _name(p: Problems, name: Any, path: Path, limit: str) -> None:
     p.text(path, name, limit)
-    if not isinstance(name, str) or not name:
+    rule = TEXTS[limit]
+    if not isinstance(name, str) or not rule.min <= len(name) <= rule.max:
         return
     if not COMMAND_NAME.fullmatch(name):
         p.add(path, "STRING_TYPE_REGEX", f"String value did not match validation regex. {COMMAND_NAME.pattern}")

@@ -11,6 +11,7 @@ from typing import Any
 
 import discord
 
+from cogs.buttons import confirm_view, confirmation
 from cogs.client import Tablehost, refusal
 from engines import GameError
 from host.deliverer import Unreachable
@@ -82,6 +83,27 @@ async def deliver(interaction: Interaction, out: Outbox) -> None:
         raise
 
 
+async def ask_first(interaction: Interaction, move: str, game: str | None) -> bool:
+    """Asks "are you sure?" (ephemeral, with Yes/Cancel) before a move that needs it; returns whether it asked.
+
+    Nothing is asked about a move that will be refused anyway (no game, another game, not seated).
+    """
+    try:
+        table = await interaction.client.tables.table(str(interaction.channel_id))
+    except GameError:
+        return False  # the move itself will be refused with the reason
+    player = table.name_of(str(interaction.user.id))
+    running = table.row.status is Status.RUNNING and table.game is not None and not table.game.is_over
+    if not running or player is None or (game is not None and table.row.game != game):
+        return False
+    question = confirmation(table, player, move)
+    view = confirm_view(table.row.id, table.row.version, move) if question else None
+    if question is None or view is None:
+        return False
+    await interaction.followup.send(question, view=view, ephemeral=True)
+    return True
+
+
 async def drop_buttons(interaction: Interaction) -> None:
     """Removes the buttons of the clicked message; a failure (say, it was deleted) is only logged."""
     if interaction.message is None:
@@ -93,7 +115,12 @@ async def drop_buttons(interaction: Interaction) -> None:
 
 
 async def play_move(
-    interaction: Interaction, move: str, *, button: tuple[int, int] | None = None, game: str | None = None
+    interaction: Interaction,
+    move: str,
+    *,
+    button: tuple[int, int] | None = None,
+    game: str | None = None,
+    confirmed: bool = False,
 ) -> None:
     """Plays a move for the caller: ephemeral refusal, or a public post with the new picture.
 
@@ -101,11 +128,17 @@ async def play_move(
     running another game the move is refused, never read as that game's notation.
 
     ``button`` is (game id, version) when the move comes from a button; a stale
-    button is refused and its buttons removed.
+    button is refused and its buttons removed. A move that gives up, or ends a
+    turn while other moves are legal, is first asked about (``confirmed`` is its "yes").
     """
-    await begin(interaction)
     bot = interaction.client
     channel_id = str(interaction.channel_id)
+    if confirmed:  # the "yes" of an ephemeral question: the question becomes the answer
+        await interaction.response.edit_message(content=f"Playing `{move[:60]}`…", view=None)
+    else:
+        await begin(interaction)
+        if await ask_first(interaction, move, game):
+            return
     if button is not None:
         row = await bot.tables.store.active_game(channel_id)
         stale = None
@@ -115,7 +148,8 @@ async def play_move(
             stale = "This button is out of date: use the newest message."
         if stale:
             await interaction.followup.send(stale, ephemeral=True)
-            await drop_buttons(interaction)
+            if not confirmed:
+                await drop_buttons(interaction)
             return
     try:
         out = await bot.tables.act(
@@ -128,13 +162,13 @@ async def play_move(
         )
     except GameError as err:
         await interaction.followup.send(refusal(err), ephemeral=True)
-        if isinstance(err, Stale):
+        if isinstance(err, Stale) and not confirmed:
             await drop_buttons(interaction)
         return
     if out.duplicate:
         await interaction.followup.send("That move was already played.", ephemeral=True)
         return
-    if button is not None:
+    if button is not None and not confirmed:
         await drop_buttons(interaction)
     try:
         await deliver(interaction, out)

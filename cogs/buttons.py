@@ -34,8 +34,37 @@ QUICK_MOVES: dict[str, QuickMoves] = {}
 """Game name → function giving (label, move) buttons for the player to act; default below."""
 
 
-GIVE_UP = frozenset({"concede", "resign"})
-"""Moves that end the game for the player: typed on purpose, never one misclick on a button."""
+GIVE_UP = frozenset({"concede", "resign", "scrap", "abort"})
+"""First words of moves that give something up for good: never a quick button, always confirmed."""
+ENDS = frozenset({"end", "pass"})
+"""First words of moves that end a turn or phase: confirmed when other moves are still legal."""
+
+
+def gives_up(move: str) -> bool:
+    """Tells whether a move gives something up for good (resign, concede, scrap a piece).
+
+    >>> gives_up("scrap b1"), gives_up("Resign"), gives_up("attack alaska kamchatka")
+    (True, True, False)
+    """
+    words = move.split()
+    return bool(words) and words[0].lower() in GIVE_UP
+
+
+def confirmation(table: Table, player: str, move: str) -> str | None:
+    """Returns the question to ask before ``move``, or None when it needs no confirmation.
+
+    A move that gives up asks always; one that ends a turn or phase asks when
+    the player could still do something else.
+    """
+    if gives_up(move):
+        return f"`{move.strip()[:60]}` cannot be taken back. Play it?"
+    words = move.split()
+    if table.game is None or not words or words[0].lower() not in ENDS or player not in table.game.to_act():
+        return None
+    others = [m for m in table.game.legal_moves(player) if m.split()[0] not in ENDS and not gives_up(m)]
+    if not others:
+        return None
+    return f"`{words[0].lower()}` now? You could still make {len(others)} other move{'s' if len(others) != 1 else ''}."
 
 
 def default_quick_moves(table: Table, player: str) -> list[tuple[str, str]]:
@@ -47,7 +76,7 @@ def default_quick_moves(table: Table, player: str) -> list[tuple[str, str]]:
     assert table.game is not None
     if table.game.HAS_SECRETS:
         return []
-    legal = [m for m in table.game.legal_moves(player) if m not in GIVE_UP]
+    legal = [m for m in table.game.legal_moves(player) if not gives_up(m)]
     return [(m.capitalize(), m) for m in legal] if len(legal) <= MAX_BUTTONS else []
 
 
@@ -91,6 +120,69 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLA
             await play_move(interaction, self.move, button=(self.game_id, self.version))
         except Exception as err:  # a view's errors do not reach the command tree
             await apologise(interaction, err)
+
+
+CONFIRM_TEMPLATE = r"th1y:(?P<game_id>[0-9]{1,18}):(?P<version>[0-9]{1,9}):(?P<move>[A-Za-z0-9+\-_.,]{1,80})"
+
+
+class ConfirmButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CONFIRM_TEMPLATE):
+    """The "Yes" of a confirmation: plays its move at the position it was asked at."""
+
+    def __init__(self, game_id: int, version: int, move: str, *, label: str = "Yes, play it") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label[:80],
+                style=discord.ButtonStyle.danger,
+                custom_id=f"th1y:{game_id}:{version}:{'+'.join(move.split())}",
+            )
+        )
+        self.game_id, self.version, self.move = game_id, version, move
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Button[Any], match: re.Match[str], /
+    ) -> ConfirmButton:
+        """Rebuilds the button from its custom_id (after a restart too)."""
+        return cls(int(match["game_id"]), int(match["version"]), match["move"].replace("+", " "))
+
+    async def callback(self, interaction: discord.Interaction[Tablehost]) -> None:  # type: ignore[override]
+        """Plays the confirmed move, if the game is still where it was asked."""
+        from cogs.actions import play_move
+        from cogs.client import apologise
+
+        try:
+            await play_move(interaction, self.move, button=(self.game_id, self.version), confirmed=True)
+        except Exception as err:
+            await apologise(interaction, err)
+
+
+class CancelButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"th1n"):
+    """The "No" of a confirmation: nothing is played."""
+
+    def __init__(self) -> None:
+        super().__init__(discord.ui.Button(label="Cancel", style=discord.ButtonStyle.secondary, custom_id="th1n"))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Button[Any], match: re.Match[str], /
+    ) -> CancelButton:
+        """Rebuilds the button."""
+        return cls()
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Replaces the question with "Nothing was played."."""
+        await interaction.response.edit_message(content="Cancelled: nothing was played.", view=None)
+
+
+def confirm_view(game_id: int, version: int, move: str) -> discord.ui.View | None:
+    """Returns [Yes, play it] [Cancel] for a move, or None when its id would not fit a button."""
+    cid = f"th1y:{game_id}:{version}:{'+'.join(move.split())}"
+    if len(cid) > 100 or not re.fullmatch(CONFIRM_TEMPLATE, cid):
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(ConfirmButton(game_id, version, move))
+    view.add_item(CancelButton())
+    return view
 
 
 def quick_view(table: Table) -> discord.ui.View | None:

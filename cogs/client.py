@@ -111,9 +111,10 @@ class Tablehost(commands.Bot):
 
     async def setup_hook(self) -> None:
         """Loads every cog and registers buttons; syncs commands when asked to."""
-        from cogs.buttons import MoveButton
+        from cogs.buttons import CancelButton, ConfirmButton, MoveButton
+        from cogs.game import AbortButton
 
-        self.add_dynamic_items(MoveButton)
+        self.add_dynamic_items(MoveButton, ConfirmButton, CancelButton, AbortButton)
         for ext in self._extensions:
             await self.load_extension(ext)
         if self._sync:

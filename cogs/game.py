@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import io
 import logging
+import re
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -23,6 +25,7 @@ from cogs.actions import (
     person,
     play_move,
 )
+from cogs.buttons import CancelButton
 from cogs.client import Tablehost, refusal
 from cogs.delivery import chunks
 from cogs.hands import format_secret
@@ -167,17 +170,24 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
 
     @app_commands.command(name="abort", description="End this channel's game for good (creator or channel managers)")
     async def abort(self, interaction: Interaction) -> None:
-        """Aborts the channel's game."""
+        """Asks, then aborts the channel's game (see :class:`AbortButton`)."""
         await begin(interaction)
-        perms = interaction.permissions
-        try:
-            out = await self.bot.tables.abort(
-                str(interaction.channel_id), person(interaction), can_manage=perms.manage_channels
-            )
-        except GameError as err:
-            await interaction.followup.send(refusal(err), ephemeral=True)
+        row = await self.bot.tables.store.active_game(str(interaction.channel_id), snapshot=False)
+        if row is None:
+            await interaction.followup.send("There is no game in this channel to abort.", ephemeral=True)
             return
-        await deliver_done(interaction, out)
+        if str(interaction.user.id) != row.creator_id and not interaction.permissions.manage_channels:
+            await interaction.followup.send(
+                "Only the game's creator or someone with Manage Channels can abort it.", ephemeral=True
+            )
+            return
+        title = GAMES[row.game].TITLE if row.game in GAMES else row.game
+        view = discord.ui.View(timeout=None)
+        view.add_item(AbortButton(row.id))
+        view.add_item(CancelButton())
+        await interaction.followup.send(
+            f"Abort the {title} game for everyone? It cannot be taken back.", view=view, ephemeral=True
+        )
 
     @app_commands.command(name="help", description="How to play here")
     async def help(self, interaction: Interaction) -> None:
@@ -186,6 +196,40 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             f"• **{cls.TITLE}** (`{name}`, {cls._seat_range()} players)" for name, cls in sorted(GAMES.items())
         )
         await interaction.response.send_message(HELP.format(games=games or "• none installed"), ephemeral=True)
+
+
+class AbortButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"th1abort:(?P<game_id>[0-9]{1,18})"):
+    """The "yes" of ``/game abort``: aborts that game, if it is still the channel's."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(label="Abort the game", style=discord.ButtonStyle.danger, custom_id=f"th1abort:{game_id}")
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Button[Any], match: re.Match[str], /
+    ) -> AbortButton:
+        """Rebuilds the button from its custom_id."""
+        return cls(int(match["game_id"]))
+
+    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
+        """Aborts the game the question was about."""
+        await interaction.response.edit_message(content="Aborting…", view=None)
+        tables = interaction.client.tables
+        row = await tables.store.active_game(str(interaction.channel_id), snapshot=False)
+        if row is None or row.id != self.game_id:
+            await interaction.followup.send("That game has already ended. Nothing was changed.", ephemeral=True)
+            return
+        try:
+            out = await tables.abort(
+                str(interaction.channel_id), person(interaction), can_manage=interaction.permissions.manage_channels
+            )
+        except GameError as err:
+            await interaction.followup.send(refusal(err), ephemeral=True)
+            return
+        await deliver_done(interaction, out)
 
 
 HELP = """**Tablehost** hosts play-by-post board games in this channel.

@@ -361,10 +361,13 @@ class Store:
         except sqlite3.IntegrityError:
             raise
         except sqlite3.Error as err:
-            if err.sqlite_errorcode & 0xFF in _STORAGE_REASONS:
+            code = getattr(err, "sqlite_errorcode", None)
+            if code is not None and code & 0xFF in _STORAGE_REASONS:
                 failure = _storage_error(self.path, err)
                 log.error("storage failure: %s", failure)
                 raise failure from err
+            if isinstance(err, sqlite3.ProgrammingError) and "closed" in str(err):
+                raise StorageUnavailable(self.path, "the bot's storage is closed", str(err)) from err
             raise
         except ValueError as err:  # aiosqlite: "Connection closed"
             raise StorageUnavailable(self.path, "the bot's storage is closed", str(err)) from err

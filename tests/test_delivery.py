@@ -65,3 +65,13 @@ def test_each_message_of_an_announcement_has_its_own_nonce_within_discords_25_ch
     parts = [nonce(out, p) for p in ("c0", "c1", "d0.0", "d12.3", "n0")]
     assert len(set(parts)) == 5 and all(p is not None and len(p) <= 25 for p in parts)
     assert nonce(Outbox(game_id=1, game="xisk", channel_id="9"), "c0") is None  # never stored: no nonce
+
+
+def test_no_quick_button_gives_up_and_giving_up_or_ending_early_is_asked_first() -> None:
+    from cogs.buttons import confirmation, gives_up
+
+    assert gives_up("scrap b1") and gives_up("concede") and not gives_up("end")
+    table = _table("nxs", ["ann", "bob"], 3)
+    assert all(not gives_up(m) for _, m in default_quick_moves(table, "ann"))
+    assert confirmation(table, "ann", "resign") == "`resign` cannot be taken back. Play it?"
+    assert confirmation(table, "ann", "move f4 f5") is None

@@ -192,7 +192,11 @@ async def test_abort_needs_the_creator_or_manage_channels(discord_test: DiscordT
     refused = await discord_test.slash("game", "abort", user=plain_bob)
     assert refused.ephemeral and "Manage Channels" in refused.content
     manager = await discord_test.slash("game", "abort", user="cy")  # not the creator, but may manage
-    assert manager.content == "Done."
+    assert manager.content == "Abort the Tally game for everyone? It cannot be taken back."
+    assert "aborted" not in discord_test.messages("general")[-1].content  # nothing happens before "yes"
+    question = discord_test.ephemerals("cy")[-1]
+    await discord_test.click(question, "Abort the game", user="cy")
+    assert discord_test.ephemerals("cy")[-1].content == "Done."
     assert "Cy aborted the Tally game." in discord_test.messages("general")[-1].content
     after = await discord_test.slash("game", "play", user="ann", move="add 1")
     assert "no game running" in after.content
@@ -369,3 +373,13 @@ async def test_a_button_move_is_announced_even_when_its_buttons_cannot_be_remove
     assert record.content == "Played `add 3`."
     post = discord_test.messages("general")[-1]
     assert "Ann adds 3: the total is 3." in post.content and post.pinged == [discord_test.user("bob").id]
+
+
+async def test_abort_asks_first_and_cancel_changes_nothing(discord_test: DiscordTest, tables) -> None:
+    await open_tally(discord_test, "ann", "bob")
+    asked = await discord_test.slash("game", "abort", user="ann")
+    assert asked.ephemeral and "cannot be taken back" in asked.content
+    await discord_test.click(discord_test.ephemerals("ann")[-1], "Cancel", user="ann")
+    assert discord_test.ephemerals("ann")[-1].content == "Cancelled: nothing was played."
+    table = await tables.table(str(discord_test.channel("general").id))
+    assert table.row.status.value == "running"

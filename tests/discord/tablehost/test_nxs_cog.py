@@ -107,3 +107,18 @@ async def test_moves_autocomplete_from_the_legal_moves(discord_test: DiscordTest
     assert targets == [m.split()[2] for m in game.legal_moves("Ann") if m.startswith("move f4 ")]
     refused = await dt.slash("nxs", "move", user="bob", origin="k4", destination="k5")
     assert refused.ephemeral and "not your turn" in refused.content
+
+
+async def test_resign_asks_first_and_only_yes_ends_the_game(discord_test: DiscordTest, tables: Tables) -> None:
+    dt = discord_test
+    await dt.slash("nxs", "new", user="ann")
+    await dt.slash("game", "join", user="bob")
+    await dt.slash("game", "start", user="ann")
+    asked = await dt.slash("nxs", "resign", user="ann")
+    assert asked.ephemeral and asked.content == "`resign` cannot be taken back. Play it?"
+    assert not (await tables.table(str(dt.channel("general").id))).game.is_over
+    await dt.click(dt.ephemerals("ann")[-1], "Yes, play it", user="ann")
+    await dt.wait_until(lambda: dt.ephemerals("ann")[-1].content == "Played `resign`.")
+    table = await tables.table(str(dt.channel("general").id))
+    assert table.game.is_over and table.game.winners == ["Bob"]
+    assert dt.messages("general")[-1].buttons() == []  # the last board keeps no buttons

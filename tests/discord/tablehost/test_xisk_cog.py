@@ -31,6 +31,9 @@ async def play(dt: DiscordTest, user: str, move: str, table: Table) -> bool:
         for button in turn[-1].buttons():
             if button["custom_id"].endswith(":" + "+".join(words)):
                 record = await dt.click(turn[-1], button["label"], user=user)
+                if record.content.startswith(f"`{words[0]}` now?"):  # "End attack" with attacks left: asked
+                    await confirm(dt, user, move)
+                    return True
                 assert record.content == f"Played `{move}`.", record.content
                 return True
     kind = words[0]
@@ -48,8 +51,17 @@ async def play(dt: DiscordTest, user: str, move: str, table: Table) -> bool:
     elif kind == "redeem":
         options["cards"] = " ".join(words[1:])
     record = await dt.slash("xisk", kind, user=user, **options)
+    if record.content.startswith(f"`{kind}` now?"):  # ending with moves left is asked first
+        await confirm(dt, user, move)
+        return False
     assert record.ephemeral and record.content == f"Played `{move}`.", record.content
     return False
+
+
+async def confirm(dt: DiscordTest, user: str, move: str) -> None:
+    """Answers "yes" to the question just asked, and waits for the move's reply."""
+    await dt.click(dt.ephemerals(user)[-1], "Yes, play it", user=user)
+    await dt.wait_until(lambda: dt.ephemerals(user)[-1].content.startswith(f"Played `{move}`."))
 
 
 def choose(legal: list[str], rng: random.Random) -> str:

@@ -152,6 +152,19 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         for piece in chunks(text):  # a XISK hand of 21 cards lists hundreds of cardsets
             await interaction.followup.send(piece, ephemeral=True)
 
+    @app_commands.command(name="undo", description="Take back your last move (before anyone else acts)")
+    async def undo(self, interaction: Interaction) -> None:
+        """Takes back the caller's last move when it revealed nothing and nobody has acted since."""
+        await begin(interaction)
+        try:
+            out = await self.bot.tables.undo(
+                str(interaction.channel_id), person(interaction), interaction_id=str(interaction.id)
+            )
+        except GameError as err:
+            await interaction.followup.send(refusal(err), ephemeral=True)
+            return
+        await deliver_done(interaction, out)
+
     @app_commands.command(name="log", description="Show the most recent moves")
     @app_commands.describe(count="How many moves (1–25)")
     async def log_(self, interaction: Interaction, count: app_commands.Range[int, 1, 25] = 10) -> None:

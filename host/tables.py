@@ -40,6 +40,8 @@ from host.store import (
     Store,
 )
 from host.table import Person, Refusal, Stale, Table, Unavailable, seat_name, secret_part
+from host.undo import UNDO, effective_moves
+from host.undo import refusal as undo_refusal
 
 log = logging.getLogger(__name__)
 
@@ -431,9 +433,51 @@ class Tables:
         seats = await self.store.seats(game_id)
         names = {s.player_id: s.name for s in seats}
         game = GAMES[row.game].new([s.name for s in seats], row.seed, row.options)
-        for m in await self.store.moves(game_id):
+        for m in effective_moves(await self.store.moves(game_id)):
             game.play(names[m.player_id], m.move)
         return game
+
+    async def undo(self, channel_id: str, person: Person, *, interaction_id: str | None = None) -> Outbox:
+        """Takes back the caller's last move, when nobody has acted since and it revealed nothing.
+
+        The undo is a log entry of its own (see :mod:`host.undo`); raises Refusal saying why not.
+        """
+        async with self.lock(channel_id):
+            table = self._cache.get(channel_id) or await self._running(channel_id, interaction_id)
+            row, game = table.row, table.game
+            assert game is not None
+            name = table.name_of(person.id)
+            if name is None:
+                raise Refusal("You are not playing in this game.")
+            standing = effective_moves(await self.store.moves(row.id))
+            if not standing or standing[-1].player_id != person.id:
+                raise Refusal("Only your own last move can be taken back, and only before anyone else acts.")
+            last = standing[-1]
+            names = {s.player_id: s.name for s in table.seats}
+            before = GAMES[row.game].new([s.name for s in table.seats], row.seed or 0, row.options)
+            for m in standing[:-1]:
+                before.play(names[m.player_id], m.move)
+            why = undo_refusal(before, game, name)
+            if why:
+                raise Refusal(f"`{last.move}` cannot be taken back: {why}.")
+            secrets_before = {s.name: secret_part(game, s.name) for s in table.seats}
+            version = row.version + 1
+            undone = Table(row, table.seats, before)
+            out = self._move_outbox(undone, before, [], set(game.to_act()), secrets_before, UNDO, version,
+                                    actor=person)
+            out.lines.insert(0, f"{name} takes back their move ({last.move}).")
+            self._cache.pop(channel_id, None)
+            with _saving():
+                try:
+                    await self.store.commit_move(
+                        row.id, expected_version=row.version, player_id=person.id, move=UNDO,
+                        snapshot=before.to_json(), interaction_id=interaction_id, finished=False, announce=out,
+                    )
+                except DuplicateInteraction:
+                    return self._outbox(row, lines=["That was already done."], duplicate=True)
+            undone.row = replace(row, version=version)
+            self._remember(undone)
+            return out
 
     # -- internals --------------------------------------------------------------------
 

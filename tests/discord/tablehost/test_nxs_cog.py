@@ -122,3 +122,22 @@ async def test_resign_asks_first_and_only_yes_ends_the_game(discord_test: Discor
     table = await tables.table(str(dt.channel("general").id))
     assert table.game.is_over and table.game.winners == ["Bob"]
     assert dt.messages("general")[-1].buttons() == []  # the last board keeps no buttons
+
+
+async def test_undo_takes_back_a_move_step_and_edits_the_live_board(discord_test: DiscordTest, tables: Tables) -> None:
+    dt = discord_test
+    await dt.slash("nxs", "new", user="ann")
+    await dt.slash("game", "join", user="bob")
+    await dt.slash("game", "start", user="ann")
+    channel = str(dt.channel("general").id)
+    start = (await tables.table(channel)).game.to_json()
+    move = next(m for m in (await tables.table(channel)).game.legal_moves("Ann") if m.startswith("move"))
+    await dt.slash("game", "play", user="ann", move=move)
+    posts = len(dt.messages("general"))
+    record = await dt.slash("game", "undo", user="ann")
+    assert record.ephemeral and record.content == "Done."
+    assert (await tables.table(channel)).game.to_json() == start
+    assert len(dt.messages("general")) == posts  # the same turn: its board is edited
+    assert f"Ann takes back their move ({move})." in said(dt.messages("general")[-1])
+    refused = await dt.slash("game", "undo", user="bob")
+    assert refused.ephemeral and "Only your own last move" in refused.content

@@ -31,7 +31,8 @@ from cogs.delivery import chunks
 from cogs.hands import format_secret
 from engines import GAMES, GameError
 from host.options import parse_options
-from host.tables import secret_part
+from host.store import Status
+from host.tables import Table, secret_part
 
 log = logging.getLogger(__name__)
 
@@ -126,9 +127,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             await interaction.followup.send(f"{table.title} table, not started. Seated: {names}.", ephemeral=True)
             return
         png = await self.bot.picture(table.row.game, table.game.view(None), title=table.title)
-        acting = discord.utils.escape_markdown(", ".join(table.game.to_act())) or "nobody (the game is over)"
         await channel_of(interaction).send(
-            discord.utils.escape_mentions(f"{table.title} — {table.row.status}. To act: {acting}."),
+            discord.utils.escape_mentions(board_caption(table)),
             file=discord.File(fp=io.BytesIO(png), filename=f"{table.row.game}-{table.row.id}.png"),
             allowed_mentions=discord.AllowedMentions.none(),
         )
@@ -177,9 +177,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             return
         names = {s.player_id: discord.utils.escape_markdown(s.name) for s in table.seats}
         lines = [f"`{m.seq:>4}` {names.get(m.player_id, '?')}: `{m.move}`" for m in moves]
-        await interaction.followup.send(
-            discord.utils.escape_mentions("\n".join(lines) or "No moves yet."), ephemeral=True
-        )
+        for piece in chunks(discord.utils.escape_mentions("\n".join(lines) or "No moves yet.")):
+            await interaction.followup.send(piece, ephemeral=True)
 
     @app_commands.command(name="abort", description="End this channel's game for good (creator or channel managers)")
     async def abort(self, interaction: Interaction) -> None:
@@ -209,6 +208,21 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             f"• **{cls.TITLE}** (`{name}`, {cls._seat_range()} players)" for name, cls in sorted(GAMES.items())
         )
         await interaction.response.send_message(HELP.format(games=games or "• none installed"), ephemeral=True)
+
+
+def board_caption(table: Table) -> str:
+    """Returns the line under ``/game board``'s picture: the game's state, and who must act if anyone.
+
+    A finished game names its winners, an aborted one says so; neither has anyone to act.
+    """
+    assert table.game is not None
+    if table.row.status is Status.ABORTED:
+        return f"{table.title} — aborted; this is how it stood."
+    if table.game.is_over or table.row.status is Status.FINISHED:
+        winners = discord.utils.escape_markdown(" and ".join(table.game.winners))
+        return f"{table.title} — finished: {winners} won." if winners else f"{table.title} — finished: a draw."
+    acting = discord.utils.escape_markdown(", ".join(table.game.to_act()))
+    return f"{table.title} — running. To act: {acting}."
 
 
 class AbortButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"th1abort:(?P<game_id>[0-9]{1,18})"):

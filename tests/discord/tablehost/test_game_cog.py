@@ -383,3 +383,28 @@ async def test_abort_asks_first_and_cancel_changes_nothing(discord_test: Discord
     assert discord_test.ephemerals("ann")[-1].content == "Cancelled: nothing was played."
     table = await tables.table(str(discord_test.channel("general").id))
     assert table.row.status.value == "running"
+
+
+async def test_the_board_of_an_aborted_game_says_so_and_names_nobody_to_act(discord_test: DiscordTest) -> None:
+    await open_tally(discord_test, "ann", "bob")
+    await discord_test.slash("game", "abort", user="ann")
+    await discord_test.click(discord_test.ephemerals("ann")[-1], "Abort the game", user="ann")
+    await discord_test.slash("game", "board", user="cy")
+    post = discord_test.messages("general")[-1]
+    assert post.files and "aborted" in post.content and "To act" not in post.content
+
+
+async def test_a_long_log_comes_in_pieces_discord_accepts(discord_test: DiscordTest) -> None:
+    long_ann = replace(discord_test.user("ann"), name="*" * 32)  # escaped, each doubles
+    long_bob = replace(discord_test.user("bob"), name="_" * 32)
+    await discord_test.slash("game", "new", user=long_ann, game="tally", options="target=99")
+    await discord_test.slash("game", "join", user=long_bob)
+    await discord_test.slash("game", "start", user=long_ann)
+    for n in range(26):
+        await discord_test.slash("game", "play", user=long_ann if n % 2 == 0 else long_bob, move="roll")
+    before = len(discord_test.ephemerals("cy"))
+    record = await discord_test.slash("game", "log", user="cy", count=25)
+    assert "went wrong" not in record.content and record.refusals == []
+    pieces = discord_test.ephemerals("cy")[before:]
+    assert len(pieces) >= 2 and all(len(p.content) <= 2000 for p in pieces)
+    assert sum(p.content.count("`roll`") for p in pieces) == 25

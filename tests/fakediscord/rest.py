@@ -91,8 +91,9 @@ async def _serve(fake: FakeDiscord, request: web.Request, handler: Any) -> web.S
     return response
 
 
-REFUSED = frozenset(range(400, 500)) - {404}
-"""Statuses recorded as refusals when the fake's own rules answer them (a 404 is a lookup, not a refusal)."""
+REFUSED = frozenset(range(400, NO_ANSWER)) - {404}
+"""Statuses recorded as refusals when the fake's own rules answer them (a 404 is a lookup, not a refusal;
+499 means no answer was given)."""
 
 
 def _error_json(response: web.StreamResponse) -> dict[str, Any]:

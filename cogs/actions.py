@@ -13,11 +13,11 @@ import discord
 
 from cogs.buttons import confirm_view, confirmation
 from cogs.client import Tablehost, refusal
-from engines import GameError
+from engines import GAMES, GameError
 from host.deliverer import Unreachable
 from host.outbox import Outbox
 from host.store import Status
-from host.tables import Person, Stale
+from host.tables import NoGame, Person, Stale
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +81,19 @@ async def deliver(interaction: Interaction, out: Outbox) -> None:
     except BaseException:
         bot.deliverer.kick()
         raise
+
+
+async def elsewhere(interaction: Interaction, err: GameError) -> str:
+    """Returns a refusal's text; "no game here" also links the caller's games in other channels."""
+    text = refusal(err)
+    if not isinstance(err, NoGame):
+        return text
+    games = [g for g in await interaction.client.tables.store.games_of(str(interaction.user.id))
+             if g.channel_id != str(interaction.channel_id)]
+    if not games:
+        return text
+    links = ", ".join(f"{GAMES[g.game].TITLE if g.game in GAMES else g.game} in <#{g.channel_id}>" for g in games[:5])
+    return f"{text} Your games: {links}."
 
 
 async def ask_first(interaction: Interaction, move: str, game: str | None) -> bool:
@@ -161,7 +174,7 @@ async def play_move(
             position=button,
         )
     except GameError as err:
-        await interaction.followup.send(refusal(err), ephemeral=True)
+        await interaction.followup.send(await elsewhere(interaction, err), ephemeral=True)
         if isinstance(err, Stale) and not confirmed:
             await drop_buttons(interaction)
         return

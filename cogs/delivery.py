@@ -39,12 +39,12 @@ def public_text(out: Outbox) -> str:
 
 
 def chunks(text: str, limit: int = LIMIT) -> list[str]:
-    """Splits text into pieces of at most ``limit`` characters, in order.
+    r"""Splits text into pieces of at most ``limit`` characters, in order.
 
     Lines stay whole where they fit; a longer line is broken at a space outside
     any `code span`, and only a single word longer than ``limit`` is ever cut.
 
-    >>> chunks("head\n" + " ".join(["`redeem AS KS QS`"] * 3), limit=40)
+    >>> chunks("head\n" + " ".join(["`redeem AS KS QS`"] * 3), limit=38)
     ['head', '`redeem AS KS QS` `redeem AS KS QS`', '`redeem AS KS QS`']
     """
     out: list[str] = []

@@ -466,6 +466,19 @@ class Store:
         )
         return [_game_row(r) for r in rows]
 
+    async def games_of(self, player_id: str) -> list[GameRow]:
+        """Returns the games in a lobby or running where a player is seated (without snapshots)."""
+        heads = "g.id, g.guild_id, g.channel_id, g.game, g.status, g.creator_id, g.options, g.seed," \
+            " NULL AS snapshot, g.version, g.broken, g.created_at, g.updated_at"
+        rows = await self._run(
+            lambda db: db.execute(
+                f"SELECT {heads} FROM games g JOIN seats s ON s.game_id = g.id"
+                " WHERE s.player_id = ? AND g.status IN ('lobby', 'running') ORDER BY g.updated_at DESC",
+                (player_id,),
+            ).fetchall()
+        )
+        return [_game_row(r) for r in rows]
+
     async def start_game(self, game_id: int, *, seed: int, snapshot: str, announce: Outbox | None = None) -> None:
         """Moves a lobby game to running with its seed and first snapshot."""
 

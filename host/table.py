@@ -24,6 +24,10 @@ class Stale(Refusal):
     """A move chosen at a position (e.g. a button) that the game has since left."""
 
 
+class NoGame(Refusal):
+    """The channel has no game for this (adapters may point the player to their games elsewhere)."""
+
+
 class Unavailable(Refusal):
     """The store cannot save anything now (disk full, read-only, locked); nothing was changed."""
 

@@ -39,7 +39,7 @@ from host.store import (
     StorageUnavailable,
     Store,
 )
-from host.table import Person, Refusal, Stale, Table, Unavailable, seat_name, secret_part
+from host.table import NoGame, Person, Refusal, Stale, Table, Unavailable, seat_name, secret_part
 from host.undo import UNDO, effective_moves
 from host.undo import refusal as undo_refusal
 
@@ -355,7 +355,7 @@ class Tables:
             if await self._already_played(interaction_id):  # e.g. the repeat of the game's last move
                 raise _AlreadyPlayed()
             if row is None:
-                raise Refusal("There is no game running in this channel.")
+                raise NoGame("There is no game running in this channel.")
             raise Refusal("The game has not started yet: seated players can start it.")
         seats = await self.store.seats(row.id)
         return await self._load(row, seats)
@@ -402,7 +402,7 @@ class Tables:
         """Returns the channel's active game, else its last one; raises Refusal when none."""
         row = await self.store.latest_game(channel_id, snapshot=False)
         if row is None:
-            raise Refusal("There is no game in this channel yet.")
+            raise NoGame("There is no game in this channel yet.")
         cached = self._cache.get(channel_id)
         if cached is not None and (cached.row.id, cached.row.version) == (row.id, row.version):
             return Table(cached.row, cached.seats, cached.game)
@@ -422,7 +422,7 @@ class Tables:
         """Returns the channel's latest table and its most recent moves."""
         row = await self.store.latest_game(channel_id, snapshot=False)
         if row is None:
-            raise Refusal("There is no game in this channel yet.")
+            raise NoGame("There is no game in this channel yet.")
         return Table(row, await self.store.seats(row.id), None), await self.store.moves(row.id, last=last)
 
     async def replay(self, game_id: int) -> Game:
@@ -484,7 +484,7 @@ class Tables:
     async def _lobby(self, channel_id: str) -> GameRow:
         row = await self.store.active_game(channel_id, snapshot=False)
         if row is None:
-            raise Refusal("There is no table in this channel: open one with /game new (or /xisk new, /nxs new).")
+            raise NoGame(f"There is no table in this channel: open one with {_new_commands()}.")
         if row.status is not Status.LOBBY:
             raise Refusal("The game has already started.")
         if row.game not in GAMES:
@@ -585,6 +585,14 @@ def _option_text(value: Any) -> str:
     return shown(json.dumps(value, separators=(",", ":")), 40)
 
 
+def _new_commands() -> str:
+    """Returns the commands that open a table, e.g. "/xisk new, /nxs new or /game new game:nexo"."""
+    own = {"xisk", "nxs"}  # games with a cog of their own
+    commands = [f"/{name} new" for name in sorted(GAMES) if name in own]
+    commands += [f"/game new game:{name}" for name in sorted(GAMES) if name not in own]
+    return ", ".join(commands[:-1]) + f" or {commands[-1]}" if len(commands) > 1 else "/game new"
+
+
 def _title(row: GameRow) -> str:
     cls = GAMES.get(row.game)
     return cls.TITLE if cls else row.game
@@ -602,4 +610,7 @@ def _broken_message() -> str:
     )
 
 
-__all__ = ["Person", "Refusal", "Stale", "StaleVersion", "Table", "Tables", "Unavailable", "seat_name", "secret_part"]
+__all__ = [
+    "NoGame", "Person", "Refusal", "Stale", "StaleVersion", "Table", "Tables", "Unavailable",
+    "seat_name", "secret_part",
+]

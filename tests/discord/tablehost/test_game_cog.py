@@ -408,3 +408,14 @@ async def test_a_long_log_comes_in_pieces_discord_accepts(discord_test: DiscordT
     pieces = discord_test.ephemerals("cy")[before:]
     assert len(pieces) >= 2 and all(len(p.content) <= 2000 for p in pieces)
     assert sum(p.content.count("`roll`") for p in pieces) == 25
+
+
+async def test_no_game_here_links_the_callers_games_elsewhere_and_names_real_commands(
+    discord_test: DiscordTest,
+) -> None:
+    await open_tally(discord_test, "ann", "bob")  # in #general
+    record = await discord_test.slash("game", "play", user="ann", move="add 1", channel="table-1")
+    general = discord_test.channel("general").id
+    assert record.ephemeral and f"Your games: Tally in <#{general}>." in record.content
+    joined = await discord_test.slash("game", "join", user="cy", channel="table-1")
+    assert all(c in joined.content for c in ("/nxs new", "/xisk new", "/game new game:nexo"))

@@ -135,9 +135,8 @@ class Console:
         who = who.strip()
         self._check_player(who)
         out = await self.tables.act(CHANNEL, self.people[who].id, move.strip())
-        over = [line for line in out.lines if line.startswith("Game over")]
         # The move's events first, then the result once (the prompt line below says it).
-        self.say("\n".join([*(line for line in out.lines if line not in over), *(e["text"] for e in out.events)]))
+        self.say("\n".join([*out.lines, *(e["text"] for e in out.events if e["kind"] != "game_over")]))
         self._notes(out)
         await self.prompt_line()
 

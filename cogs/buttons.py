@@ -174,6 +174,57 @@ class CancelButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"th
         await interaction.response.edit_message(content="Cancelled: nothing was played.", view=None)
 
 
+MovePicker = Callable[[Table, str], list[tuple[str, str]]]
+HAND_MOVES: dict[str, MovePicker] = {}
+"""Game name → (label, move) choices that ``/game hand`` offers in a select menu (e.g. XISK's redeems)."""
+
+PICK_TEMPLATE = r"th1p:(?P<game_id>[0-9]{1,18}):(?P<version>[0-9]{1,9})"
+
+
+class MoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=PICK_TEMPLATE):
+    """A select menu of moves (say, the cardsets of a hand): choosing one plays it at that position."""
+
+    def __init__(self, game_id: int, version: int, choices: list[tuple[str, str]] | None = None) -> None:
+        options = [discord.SelectOption(label=label[:100], value=move[:100]) for label, move in (choices or [])[:25]]
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"th1p:{game_id}:{version}",
+                placeholder="Choose one to play it",
+                options=options or [discord.SelectOption(label="—", value="—")],
+            )
+        )
+        self.game_id, self.version = game_id, version
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Select[Any], match: re.Match[str], /
+    ) -> MoveSelect:
+        """Rebuilds the menu from its custom_id (the chosen value comes with the interaction)."""
+        return cls(int(match["game_id"]), int(match["version"]))
+
+    async def callback(self, interaction: discord.Interaction[Tablehost]) -> None:  # type: ignore[override]
+        """Plays the chosen move through the same path as a button."""
+        from cogs.actions import play_move
+        from cogs.client import apologise
+
+        values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
+        try:
+            await play_move(interaction, str(values[0]) if values else "", button=(self.game_id, self.version))
+        except Exception as err:
+            await apologise(interaction, err)
+
+
+def hand_view(table: Table, player: str) -> tuple[discord.ui.View | None, int]:
+    """Returns the select menu of ``/game hand`` (None when there is nothing to choose) and how many choices exist."""
+    picker = HAND_MOVES.get(table.row.game)
+    choices = picker(table, player) if picker and table.game is not None else []
+    if not choices:
+        return None, 0
+    view = discord.ui.View(timeout=None)
+    view.add_item(MoveSelect(table.row.id, table.row.version, choices))
+    return view, len(choices)
+
+
 def confirm_view(game_id: int, version: int, move: str) -> discord.ui.View | None:
     """Returns [Yes, play it] [Cancel] for a move, or None when its id would not fit a button."""
     cid = f"th1y:{game_id}:{version}:{'+'.join(move.split())}"

@@ -111,10 +111,10 @@ class Tablehost(commands.Bot):
 
     async def setup_hook(self) -> None:
         """Loads every cog and registers buttons; syncs commands when asked to."""
-        from cogs.buttons import CancelButton, ConfirmButton, MoveButton
+        from cogs.buttons import CancelButton, ConfirmButton, MoveButton, MoveSelect
         from cogs.game import AbortButton
 
-        self.add_dynamic_items(MoveButton, ConfirmButton, CancelButton, AbortButton)
+        self.add_dynamic_items(MoveButton, ConfirmButton, CancelButton, AbortButton, MoveSelect)
         for ext in self._extensions:
             await self.load_extension(ext)
         if self._sync:

@@ -25,7 +25,7 @@ from cogs.actions import (
     person,
     play_move,
 )
-from cogs.buttons import CancelButton
+from cogs.buttons import CancelButton, hand_view
 from cogs.client import Tablehost, refusal
 from cogs.delivery import chunks
 from cogs.hands import format_secret
@@ -147,10 +147,17 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         if name is None or table.game is None:
             await interaction.followup.send("You have no hand here: you are not playing a started game.")
             return
-        secret = secret_part(table.game, name, table.game.view(None))
+        secret = secret_part(table.game, name)
         text = format_secret(table.row.game, secret) if secret else "This game has no hidden cards."
-        for piece in chunks(text):  # a XISK hand of 21 cards lists hundreds of cardsets
+        view, count = hand_view(table, name) if table.row.status is Status.RUNNING else (None, 0)
+        pieces = chunks(text)
+        for piece in pieces[:-1]:
             await interaction.followup.send(piece, ephemeral=True)
+        if view is not None:
+            shown = "" if count <= 25 else f" (25 of {count} shown; `/xisk redeem` takes any)"
+            await interaction.followup.send(f"{pieces[-1]}\nPlay one now{shown}:", view=view, ephemeral=True)
+        else:
+            await interaction.followup.send(pieces[-1], ephemeral=True)
 
     @app_commands.command(name="undo", description="Take back your last move (before anyone else acts)")
     async def undo(self, interaction: Interaction) -> None:

@@ -1,7 +1,7 @@
 """``/xisk``: open a XISK table and play its moves with typed, autocompleted options.
 
-Countries may be typed by id, by name or by a unique prefix of either; the cog
-resolves them to ids before the move reaches the engine (house reading 10).
+Countries may be typed by id, by name or by a unique prefix of either; the engine's
+``resolve_country`` reads them (house reading 10), as ``/game play`` does.
 Suggestions come from the engine's legal moves, so only what is legal now is offered.
 """
 
@@ -13,37 +13,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.actions import Interaction, open_table, play_move
-from cogs.buttons import QUICK_MOVES
+from cogs.buttons import HAND_MOVES, QUICK_MOVES
 from cogs.client import Tablehost, refusal
 from cogs.delivery import EVENT_FORMATTERS
-from cogs.hands import SECRET_FORMATTERS
+from cogs.hands import HAND_ALERTS, SECRET_FORMATTERS
 from engines import GameError
-from engines.xisk.board import Board, load_board
+from engines.xisk.board import load_board, resolve_country
+from engines.xisk.cards import MUST_REDEEM_AT
+from engines.xisk.hand import describe_hand
 from host.tables import Table
-
-
-def resolve_country(text: str, board: Board) -> str:
-    """Returns the country id meant by an id, a name or a unique prefix; raises GameError.
-
-    >>> b = load_board()
-    >>> resolve_country("Kamchatka", b), resolve_country("new", b), resolve_country("w. eur", b)
-    ('kamchatka', 'new-guinea', 'western-europe')
-    """
-    key = " ".join(text.replace("-", " ").replace(".", " ").casefold().split())
-    if not key:
-        raise GameError("Name a country.")
-    by_key = {c: " ".join(board.names[c].casefold().split()) for c in board.countries}
-    exact = [c for c in board.countries if key in (c.replace("-", " "), by_key[c])]
-    if exact:
-        return exact[0]
-    words = key.split()
-    found = [c for c in board.countries if all(any(w.startswith(k) for w in by_key[c].split()) for k in words)]
-    if len(found) == 1:
-        return found[0]
-    if found:
-        shown = ", ".join(board.names[c] for c in found[:6])
-        raise GameError(f"'{text}' could mean {shown}: type more of the name.")
-    raise GameError(f"'{text}' is not a country on the map.")
 
 
 def battle_line(ev: dict[str, Any]) -> str:
@@ -62,13 +40,16 @@ def battle_line(ev: dict[str, Any]) -> str:
 
 
 def hand_text(secret: dict[str, Any]) -> str:
-    """Returns a XISK hand DM: the cards, and the sets that can be redeemed now."""
+    """Returns a XISK hand DM: the cards by suit, how many cardsets, and a few of them."""
+    return "**Your hand:** " + describe_hand(secret.get("hand", []))
+
+
+def hand_alert(secret: dict[str, Any], view: dict[str, Any], player: str) -> str | None:
+    """Returns the notifying line when a player must redeem now (5 or more cards in their Supply phase)."""
     hand = secret.get("hand", [])
-    lines = [f"**Your hand ({len(hand)}):** {' '.join(hand) if hand else 'no cards'}"]
-    sets = secret.get("redeemable") or []
-    if sets:
-        lines.append("**Cardsets you can redeem in a Supply phase:** " + " · ".join(f"`{s}`" for s in sets))
-    return "\n".join(lines)
+    if view.get("phase") == "supply" and view.get("turn") == player and len(hand) >= MUST_REDEEM_AT:
+        return f"You hold {len(hand)} cards: redeem a set before you place (`/xisk redeem`, or `/game hand`)."
+    return None
 
 
 def quick_moves(table: Table, player: str) -> list[tuple[str, str]]:
@@ -90,8 +71,16 @@ def quick_moves(table: Table, player: str) -> list[tuple[str, str]]:
     return out
 
 
+def redeem_choices(table: Table, player: str) -> list[tuple[str, str]]:
+    """Returns the cardsets a player may redeem now, for ``/game hand``'s menu."""
+    assert table.game is not None
+    return [(m.removeprefix("redeem "), m) for m in table.game.legal_moves(player) if m.startswith("redeem ")]
+
+
 QUICK_MOVES["xisk"] = quick_moves
+HAND_MOVES["xisk"] = redeem_choices
 SECRET_FORMATTERS["xisk"] = hand_text
+HAND_ALERTS["xisk"] = hand_alert
 EVENT_FORMATTERS["xisk"] = battle_line
 
 

@@ -387,13 +387,14 @@ class Tables:
         out.mention = [
             uid for name in game.to_act() if name not in acting_before and (uid := table.user_of(name))
         ]
-        if game.is_over:
+        if game.is_over:  # last, after the move that ended the game, and once
             winners = game.winners
-            out.lines.append(
+            text = (
                 f"Game over: {' and '.join(winners)} win{'s' if len(winners) == 1 else ''}!"
                 if winners
                 else "Game over: a draw."
             )
+            out.events.append({"kind": "game_over", "text": text, "winners": list(winners)})
         return out
 
     # -- reading ----------------------------------------------------------------------

@@ -230,7 +230,7 @@ async def test_a_finished_game_refuses_moves_but_still_shows(tables: Tables) -> 
     await tables.join(CHANNEL, BOB)
     await tables.start(CHANNEL, ANN, seed=1)
     out = await tables.act(CHANNEL, ANN.id, "add 3")
-    assert out.finished and out.lines[-1] == "Game over: ann wins!"
+    assert out.finished and out.events[-1]["text"] == "Game over: ann wins!"  # after the winning move
     with pytest.raises(Refusal, match="no game running"):
         await tables.act(CHANNEL, BOB.id, "add 1")
     table = await tables.table(CHANNEL)

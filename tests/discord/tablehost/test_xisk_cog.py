@@ -8,6 +8,7 @@ import re
 import pytest
 
 from engines.xisk.board import load_board
+from engines.xisk.hand import describe_hand
 from host.tables import Refusal, Table, Tables
 from tests.discord.tablehost.helpers import pictures, said
 from tests.fakediscord.api import DiscordTest
@@ -102,7 +103,7 @@ async def test_three_players_from_new_through_claims_and_full_turns(discord_test
     for name, user in NAMES.items():
         [dm] = dt.dms(user)
         hand = game.view(name)["hand"]
-        assert f"**Your hand ({len(hand)}):** {' '.join(hand)}" in dm.content
+        assert f"**Your hand:** {describe_hand(hand)}" in dm.content
     assert not CARD.findall("\n".join(m.content for m in dt.messages("general") if "claims" not in m.content))
 
     rng = random.Random(5)
@@ -163,8 +164,7 @@ async def test_three_players_from_new_through_claims_and_full_turns(discord_test
     for name, user in NAMES.items():
         hand = game.view(name)["hand"]
         last = [m.content for m in dt.dms(user) if "Your hand" in m.content][-1]
-        assert f"**Your hand ({len(hand)}):**" in last
-        assert all(card in last for card in hand)
+        assert describe_hand(hand) in last
 
     # An illegal move by the player to act is refused privately and changes nothing.
     actor = game.to_act()[0]
@@ -265,7 +265,7 @@ async def test_a_big_hand_is_served_in_pieces_discord_accepts(discord_test: Disc
     assert record.ephemeral and "went wrong" not in record.content
     replies = [m.content for m in dt.ephemerals("bob")[before:]]
     assert replies and all(len(r) <= 2000 for r in replies)
-    assert f"**Your hand ({len(hand)}):** {' '.join(hand)}" in "\n".join(replies)
+    assert f"**Your hand:** {describe_hand(hand)}" in "\n".join(replies)
 
 
 async def test_after_a_restart_mid_turn_the_next_move_edits_the_same_live_board(
@@ -294,3 +294,28 @@ async def test_after_a_restart_mid_turn_the_next_move_edits_the_same_live_board(
     assert len(dt.messages("general")) == count  # nothing new was posted
     edited = dt.messages("general")[-1]
     assert edited.id == board.id and edited.files[0].filename.endswith(f"-{table.row.version + 1}.png")
+
+
+async def test_game_hand_offers_the_cardsets_as_a_menu_that_redeems(discord_test: DiscordTest, tables: Tables) -> None:
+    dt = discord_test
+    await dt.slash("xisk", "new", user="ann")  # two players: 21 cards each, so redeeming is soon legal
+    await dt.slash("game", "join", user="bob")
+    await dt.slash("game", "start", user="ann")
+    rng = random.Random(2)
+    for _ in range(600):  # the claims, then turns of conquest, until a set of three cards may be redeemed
+        table = await table_of(dt, tables)
+        [actor] = table.game.to_act()
+        legal = table.game.legal_moves(actor)
+        if any(m.startswith("redeem") for m in legal):
+            break
+        await play(dt, NAMES[actor], choose(legal, rng), table)
+    redeems = [m for m in legal if m.startswith("redeem")]
+    assert redeems
+    await dt.slash("game", "hand", user=NAMES[actor])
+    menu = dt.ephemerals(NAMES[actor])[-1]
+    assert "Play one now" in menu.content and menu.components
+    custom_id = f"th1p:{table.row.id}:{table.row.version}"
+    record = await dt.select(menu, custom_id, [redeems[0]], user=NAMES[actor])
+    assert "went wrong" not in record.content
+    await dt.wait_until(lambda: dt.ephemerals(NAMES[actor])[-1].content == f"Played `{redeems[0]}`.")
+    assert (await table_of(dt, tables)).row.version == table.row.version + 1

@@ -45,6 +45,7 @@ async def run_bot(*, sync: bool) -> int:
             sync_guild=config.dev_guild_id,
             sync=sync,
             extensions=COGS,
+            threads_by_default=config.threads,
         )
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):

@@ -41,12 +41,32 @@ def channel_of(interaction: Interaction) -> discord.abc.Messageable:
     return channel
 
 
-async def open_table(interaction: Interaction, game: str, options: dict[str, Any]) -> None:
-    """Opens a lobby for ``game`` in the caller's channel and announces it (``/<game> new``)."""
+async def open_table(
+    interaction: Interaction, game: str, options: dict[str, Any], *, thread: bool | None = None
+) -> None:
+    """Opens a lobby for ``game`` and announces it (``/<game> new``).
+
+    With ``thread`` (by default, where the bot may create threads) the channel gets one
+    line, which starts a public thread named after the game, and the game lives there.
+    Where that is not allowed the game stays in the channel, and an explicit request says so.
+    """
     await begin(interaction)
+    bot = interaction.client
+    cls = GAMES.get(game)
+    note = ""
+    channel_id = str(interaction.channel_id)
     try:
-        out = await interaction.client.tables.create(
-            channel_id=str(interaction.channel_id),
+        if cls is not None:
+            cls.check_options(options)  # refused before any thread is made
+        wanted = bot.threads_by_default if thread is None else thread
+        if cls is not None and wanted:
+            made = await game_thread(interaction, cls.TITLE)
+            if made is not None:
+                channel_id = str(made.id)
+            elif thread:
+                note = " I can't create threads here, so the game stays in this channel."
+        out = await bot.tables.create(
+            channel_id=channel_id,
             guild_id=str(interaction.guild_id) if interaction.guild_id else None,
             game=game,
             creator=person(interaction),
@@ -55,7 +75,27 @@ async def open_table(interaction: Interaction, game: str, options: dict[str, Any
     except GameError as err:
         await interaction.followup.send(refusal(err), ephemeral=True)
         return
+    if note:
+        out.lines[-1] += note
     await deliver_done(interaction, out)
+
+
+async def game_thread(interaction: Interaction, title: str) -> discord.Thread | None:
+    """Starts a public thread for a new game from a line in the channel; None where that is not allowed."""
+    channel = interaction.channel
+    if not isinstance(channel, discord.TextChannel) or not interaction.app_permissions.create_public_threads:
+        return None
+    name = f"{title} — {interaction.user.display_name}"[:100]
+    try:
+        starter = await channel.send(
+            f"{discord.utils.escape_markdown(interaction.user.display_name)} opened a {title} table:"
+            " join in the thread.",
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        return await starter.create_thread(name=name)
+    except discord.HTTPException as err:
+        log.warning("could not start a thread in channel %s: %s", channel.id, err.status)
+        return None
 
 
 async def deliver_done(interaction: Interaction, out: Outbox) -> None:
@@ -81,6 +121,17 @@ async def deliver(interaction: Interaction, out: Outbox) -> None:
     except BaseException:
         bot.deliverer.kick()
         raise
+
+
+async def live_link(interaction: Interaction, game_id: int) -> str:
+    """Returns " (<jump link>)" to a game's live board, or "" when it has none yet."""
+    board = await interaction.client.tables.store.board(game_id)
+    if board is None or interaction.guild_id is None:
+        return ""
+    return f" ({JUMP.format(interaction.guild_id, interaction.channel_id, board.message_id)})"
+
+
+JUMP = "https://discord.com/channels/{}/{}/{}"
 
 
 async def elsewhere(interaction: Interaction, err: GameError) -> str:
@@ -158,7 +209,7 @@ async def play_move(
         if row is None or row.id != button[0] or row.status is not Status.RUNNING:
             stale = "This game has ended."
         elif row.version != button[1]:
-            stale = "This button is out of date: use the newest message."
+            stale = "This button is out of date: use the newest message" + await live_link(interaction, row.id) + "."
         if stale:
             await interaction.followup.send(stale, ephemeral=True)
             if not confirmed:

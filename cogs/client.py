@@ -76,6 +76,16 @@ class Tree(app_commands.CommandTree):
         await apologise(interaction, getattr(error, "original", error))
 
 
+def check_rules() -> None:
+    """Reads every game's rules summary once; raises ValueError naming a malformed file."""
+    from cogs.rules import RULES, pages
+    from engines import GAMES
+
+    for name in GAMES:
+        if (RULES / f"{name}.md").is_file():
+            pages(name)
+
+
 class Tablehost(commands.Bot):
     """The bot: slash commands only, no privileged intents.
 
@@ -92,6 +102,7 @@ class Tablehost(commands.Bot):
         sync_guild: int | None = None,
         sync: bool = False,
         extensions: tuple[str, ...] = COGS,
+        threads_by_default: bool = True,
         **options: Any,
     ) -> None:
         intents = discord.Intents.default()  # guilds, no privileged intents
@@ -102,6 +113,7 @@ class Tablehost(commands.Bot):
             command_prefix=commands.when_mentioned, intents=intents, help_command=None, tree_cls=Tree, **options
         )
         self.tables = tables
+        self.threads_by_default = threads_by_default
         self.deliverer = Deliverer(tables.store, self.announce)
         self._deliveries: asyncio.Task[None] | None = None
         self._render_slots = asyncio.Semaphore(render_workers)
@@ -117,6 +129,7 @@ class Tablehost(commands.Bot):
         self.add_dynamic_items(MoveButton, ConfirmButton, CancelButton, AbortButton, MoveSelect)
         for ext in self._extensions:
             await self.load_extension(ext)
+        check_rules()  # a malformed rules file stops the start, naming the file
         if self._sync:
             await self.sync_commands()
 

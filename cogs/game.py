@@ -29,6 +29,7 @@ from cogs.buttons import CancelButton, hand_view
 from cogs.client import Tablehost, refusal
 from cogs.delivery import chunks
 from cogs.hands import format_secret
+from cogs.rules import command_lines, show_rules
 from engines import GAMES, GameError
 from host.options import parse_options
 from host.store import Status
@@ -61,15 +62,21 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         await deliver_done(interaction, out)
 
     @app_commands.command(name="new", description="Open a table for a game in this channel")
-    @app_commands.describe(game="Which game", options="Options as name=value, e.g. target=15")
-    async def new(self, interaction: Interaction, game: str, options: str | None = None) -> None:
+    @app_commands.describe(
+        game="Which game",
+        options="Options as name=value, e.g. target=15",
+        thread="Play in a thread of its own (default: yes, where I may create threads)",
+    )
+    async def new(
+        self, interaction: Interaction, game: str, options: str | None = None, thread: bool | None = None
+    ) -> None:
         """Opens a lobby in this channel with the caller seated."""
         try:
             parsed = parse_options(options)
         except GameError as err:
             await interaction.response.send_message(refusal(err), ephemeral=True)
             return
-        await open_table(interaction, game.strip().lower(), parsed)
+        await open_table(interaction, game.strip().lower(), parsed, thread=thread)
 
     @new.autocomplete("game")
     async def _game_names(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -208,13 +215,29 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             f"Abort the {title} game for everyone? It cannot be taken back.", view=view, ephemeral=True
         )
 
-    @app_commands.command(name="help", description="How to play here")
+    @app_commands.command(name="help", description="Every command, one line each (only you see it)")
     async def help(self, interaction: Interaction) -> None:
-        """Replies ephemerally with the games and commands."""
-        games = "\n".join(
-            f"• **{cls.TITLE}** (`{name}`, {cls._seat_range()} players)" for name, cls in sorted(GAMES.items())
+        """Replies ephemerally with the games and every command of every game."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        games = " · ".join(
+            f"**{cls.TITLE}** (`{name}`, {cls._seat_range()} players)" for name, cls in sorted(GAMES.items())
         )
-        await interaction.response.send_message(HELP.format(games=games or "• none installed"), ephemeral=True)
+        text = "\n".join([HELP.format(games=games or "none installed"), *command_lines(self.bot)])
+        for piece in chunks(text):
+            await interaction.followup.send(piece, ephemeral=True)
+
+    @app_commands.command(name="rules", description="A game's rules in short (only you see it)")
+    @app_commands.describe(game="Which game (default: this channel's)")
+    async def rules(self, interaction: Interaction, game: str | None = None) -> None:
+        """Shows a game's rules summary, paged; without ``game``, the channel's game's."""
+        if game is None:
+            row = await self.bot.tables.store.latest_game(str(interaction.channel_id), snapshot=False)
+            game = row.game if row else "xisk"
+        await show_rules(interaction, game.strip().lower())
+
+    @rules.autocomplete("game")
+    async def _rules_games(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await self._game_names(interaction, current)
 
 
 def board_caption(table: Table) -> str:
@@ -266,12 +289,8 @@ class AbortButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"th1
         await deliver_done(interaction, out)
 
 
-HELP = """**Tablehost** hosts play-by-post board games in this channel.
-{games}
-`/game new` opens a table · `/game join` · `/game leave` · `/game start`
-`/game play` plays a move in the game's notation (suggestions list the legal ones)
-`/game board` shows the picture · `/game hand` your hidden cards (only you see it) · `/game log` recent moves
-`/game abort` ends the game (its creator or Manage Channels)"""
+HELP = """**Tablehost** hosts play-by-post board games in this channel. Games: {games}.
+Open a table, `/game join`, `/game start`; then play with the game's commands or `/game play`."""
 
 
 async def setup(bot: Tablehost) -> None:

@@ -18,6 +18,7 @@ from discord.ext import commands
 from cogs.actions import Interaction, open_table, play_move
 from cogs.buttons import QUICK_MOVES
 from cogs.client import Tablehost, refusal
+from cogs.rules import show_rules
 from engines import GameError
 from engines.nxs.view import piece_moves
 from host.tables import Table
@@ -67,12 +68,18 @@ class NxsCog(commands.GroupCog, group_name="nxs", group_description="NXS: a two-
 
     # -- commands ---------------------------------------------------------------------
 
+    @app_commands.command(name="rules", description="The rules of NXS in short (only you see it)")
+    async def rules(self, interaction: Interaction) -> None:
+        """Shows the rules summary, paged."""
+        await show_rules(interaction, "nxs")
+
     @app_commands.command(name="new", description="Open an NXS table in this channel")
     @app_commands.describe(
         layout="Starting layout: short (7 ships), medium (10) or long (13)",
         target="Hexes of the enemy board a player must hold to win (default 10)",
         white_target="Handicap: a different target for white (the first seat)",
         black_target="Handicap: a different target for black (the second seat)",
+        thread="Play in a thread of its own (default: yes, where I may create threads)",
     )
     async def new(
         self,
@@ -81,11 +88,12 @@ class NxsCog(commands.GroupCog, group_name="nxs", group_description="NXS: a two-
         target: app_commands.Range[int, 1, 37] = 10,
         white_target: app_commands.Range[int, 1, 37] | None = None,
         black_target: app_commands.Range[int, 1, 37] | None = None,
+        thread: bool | None = None,
     ) -> None:
         """Opens an NXS lobby with the caller seated."""
         handicap = {k: v for k, v in (("white", white_target), ("black", black_target)) if v is not None}
         options: dict[str, Any] = {"layout": layout, "target": target, "handicap": handicap}
-        await open_table(interaction, "nxs", options)
+        await open_table(interaction, "nxs", options, thread=thread)
 
     @app_commands.command(name="move", description="Slide a ship along one of its arrows")
     async def move(self, interaction: Interaction, origin: str, destination: str) -> None:

@@ -17,6 +17,7 @@ from cogs.buttons import HAND_MOVES, QUICK_MOVES
 from cogs.client import Tablehost, refusal
 from cogs.delivery import EVENT_FORMATTERS
 from cogs.hands import HAND_ALERTS, SECRET_FORMATTERS
+from cogs.rules import show_rules
 from engines import GameError
 from engines.xisk.board import load_board, resolve_country
 from engines.xisk.cards import MUST_REDEEM_AT
@@ -134,14 +135,25 @@ class XiskCog(commands.GroupCog, group_name="xisk", group_description="XISK: wor
 
     # -- commands ---------------------------------------------------------------------
 
+    @app_commands.command(name="rules", description="The rules of XISK in short (only you see it)")
+    async def rules(self, interaction: Interaction) -> None:
+        """Shows the rules summary, paged."""
+        await show_rules(interaction, "xisk")
+
     @app_commands.command(name="new", description="Open a XISK table in this channel")
-    @app_commands.describe(cards_per_player="Cards dealt for the claim (default 21/14/10/8/7 for 2–6 players)")
+    @app_commands.describe(
+        cards_per_player="Cards dealt for the claim (default 21/14/10/8/7 for 2–6 players)",
+        thread="Play in a thread of its own (default: yes, where I may create threads)",
+    )
     async def new(
-        self, interaction: Interaction, cards_per_player: app_commands.Range[int, 1, 21] | None = None
+        self,
+        interaction: Interaction,
+        cards_per_player: app_commands.Range[int, 1, 21] | None = None,
+        thread: bool | None = None,
     ) -> None:
         """Opens a XISK lobby with the caller seated."""
         options = {} if cards_per_player is None else {"cards_per_player": cards_per_player}
-        await open_table(interaction, "xisk", options)
+        await open_table(interaction, "xisk", options, thread=thread)
 
     @app_commands.command(name="claim", description="Claim a country with the card whose turn it is")
     async def claim(self, interaction: Interaction, country: str) -> None:

@@ -17,6 +17,7 @@ class Config:
     log_level: str
     render_workers: int
     cache_size: int = 512
+    threads: bool = True
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Config:
@@ -39,4 +40,5 @@ class Config:
             log_level=env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO",
             render_workers=int(workers),
             cache_size=int(cache),
+            threads=env.get("TABLEHOST_THREADS", "1").strip().lower() not in {"0", "false", "no", "off"},
         )

@@ -47,6 +47,6 @@ async def tables(db_file: str, tally_registered: type) -> AsyncIterator[Tables]:
 @pytest.fixture(name="bot_factory")
 def tablehost_factory(tables: Tables) -> Callable[[], Tablehost]:
     """Builds the real bot over the test's table service."""
-    return lambda: Tablehost(tables=tables)
+    return lambda: Tablehost(tables=tables, threads_by_default=False)  # tests/.../test_threads.py: threads
 
 

@@ -174,7 +174,7 @@ async def test_a_restarted_bot_shows_the_same_game_and_old_buttons_still_work(
 
     store = await Store.open(db_file)
     try:
-        await discord_test.start_bot(lambda: Tablehost(tables=Tables(store, debug=True)))
+        await discord_test.start_bot(lambda: Tablehost(tables=Tables(store, debug=True), threads_by_default=False))
         await discord_test.slash("game", "board", user="cy")
         post = discord_test.messages("general")[-1]
         assert post.files and "To act: Bob" in post.content
@@ -215,6 +215,10 @@ async def test_lobby_refusals_are_ephemeral(discord_test: DiscordTest) -> None:
 async def test_help_lists_the_games(discord_test: DiscordTest) -> None:
     record = await discord_test.slash("game", "help", user="ann")
     assert record.ephemeral and "XISK" in record.content and "NXS" in record.content
+    text = "\n".join(m.content for m in discord_test.ephemerals("ann"))
+    for command in ("/game undo", "/xisk attack", "/nxs rotate", "/nxs rules", "/game rules"):
+        assert f"`{command}` — " in text  # every command of every game, one line each
+    assert all(len(m.content) <= 2000 for m in discord_test.ephemerals("ann"))
 
 
 async def test_an_engine_bug_gets_an_apology_and_changes_nothing(discord_test: DiscordTest, tables) -> None:
@@ -419,3 +423,13 @@ async def test_no_game_here_links_the_callers_games_elsewhere_and_names_real_com
     assert record.ephemeral and f"Your games: Tally in <#{general}>." in record.content
     joined = await discord_test.slash("game", "join", user="cy", channel="table-1")
     assert all(c in joined.content for c in ("/nxs new", "/xisk new", "/game new game:nexo"))
+
+
+async def test_a_stale_button_links_the_live_board(discord_test: DiscordTest, tables) -> None:
+    await open_tally(discord_test, "ann", "bob")
+    board = last_turn_message(discord_test)
+    channel = str(discord_test.channel("general").id)
+    await tables.act(channel, str(discord_test.user("ann").id), "add 1")  # landed, not yet shown
+    stale = await discord_test.click(board, "Add 2", user="ann")
+    link = f"https://discord.com/channels/{discord_test.fake.guild.id}/{channel}/{board.id}"
+    assert stale.ephemeral and "out of date" in stale.content and link in stale.content

@@ -16,7 +16,7 @@ from tests.support.bot_process import BotProcess, running_bot
 @pytest.fixture
 async def bot_process(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotProcess]:
     """Runs ``python -m tests.support.bot_process -- --sync`` on the fake and always kills it afterwards."""
-    async with running_bot(fake_discord, tmp_path) as process:
+    async with running_bot(fake_discord, tmp_path, env={"TABLEHOST_THREADS": "0"}) as process:
         yield process
 
 

@@ -433,3 +433,13 @@ async def test_a_stale_button_links_the_live_board(discord_test: DiscordTest, ta
     stale = await discord_test.click(board, "Add 2", user="ann")
     link = f"https://discord.com/channels/{discord_test.fake.guild.id}/{channel}/{board.id}"
     assert stale.ephemeral and "out of date" in stale.content and link in stale.content
+
+
+async def test_rules_come_privately_in_pages(discord_test: DiscordTest) -> None:
+    record = await discord_test.slash("xisk", "rules", user="ann")
+    assert record.ephemeral and record.content.startswith("# ") and "*Page 1 of 5*" in record.content
+    page = discord_test.ephemerals("ann")[-1]
+    await discord_test.click(page, "Next", user="ann")
+    assert "*Page 2 of 5*" in discord_test.ephemerals("ann")[-1].content
+    nexo = await discord_test.slash("game", "rules", user="ann", game="nexo")
+    assert nexo.ephemeral and "*Page 1 of 5*" in nexo.content

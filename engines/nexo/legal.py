@@ -273,7 +273,7 @@ def _production(w: World, seat: str) -> list[str]:
     for bt in f.buildings.values():
         if bt.carbonite is None or side.carbonite < bt.carbonite:
             continue
-        if spare < (0 if bt.energy_production else bt.energy):
+        if not production.energy_allows_site(w, seat, bt.name):
             continue
         out += [f"construct {bt.name} {fmt_pos(pos)}" + (" r90" if rot else "")
                 for pos, rot in _sites(w, seat, bt.name)]

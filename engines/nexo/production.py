@@ -11,6 +11,9 @@ Readings chosen here:
 - Building range (12" from an intact Headquarters or Relay, footprint to footprint) is not
   an ability: it holds in Blackout, so a blacked-out player can still start a Generator to
   recover (core §7.5).
+- A Generator's site demands no Energy (ruling 2), so it has no spare-Energy check: it may
+  be started in Blackout, however deep (core §7.5 "building more energy generation
+  buildings"); every other site needs spare Energy of at least its demand.
 - A site starts with full HP and 0 Build Points. ``scrap`` removes a unit or a building
   altogether (no wreckage), with no refund.
 """
@@ -151,6 +154,19 @@ def produce(w: World, seat: str, order: Produce) -> list[Event]:
                   building=b.id, x=pos[0], y=pos[1])]
 
 
+def energy_allows_site(w: World, seat: str, btype: str) -> bool:
+    """True when the seat's Energy allows starting a site of ``btype`` (ruling 2, core §7.5).
+
+    An energy building's site demands nothing, so it needs no spare Energy at all and may
+    be started in Blackout (its deficit does not grow); any other site needs spare Energy
+    at least its demand.
+    """
+    bt = w.faction.buildings[btype]
+    if bt.energy_production > 0:
+        return True
+    return economy.spare_energy(w.state, seat, w.faction) >= bt.energy
+
+
 def construct_problem(w: World, seat: str, btype: str, pos: tuple[float, float], rot: int) -> str | None:
     """Returns why a site of ``btype`` cannot be placed at ``pos`` (ruling 11), or None."""
     bt = w.faction.buildings[btype]
@@ -180,10 +196,9 @@ def construct(w: World, seat: str, order: Construct) -> list[Event]:
     side = s.sides[seat]
     if side.carbonite < bt.carbonite:
         raise IllegalMove(f"A {bt.title} costs {bt.carbonite} Carbonite and you have {side.carbonite}.")
-    need = 0 if bt.energy_production else bt.energy
-    spare = economy.spare_energy(s, seat, w.faction)
-    if spare < need:
-        raise IllegalMove(f"A {bt.title} needs {need} spare Energy and you have {spare}.")
+    if not energy_allows_site(w, seat, bt.name):
+        spare = economy.spare_energy(s, seat, w.faction)
+        raise IllegalMove(f"A {bt.title} needs {bt.energy} spare Energy and you have {spare}.")
     problem = construct_problem(w, seat, bt.name, order.pos, order.rot)
     if problem:
         raise IllegalMove(f"A {bt.title} cannot stand at ({fmt_pos(order.pos)}): {problem}.")

@@ -214,3 +214,20 @@ def test_5_15_and_14_2_no_site_overlapping_a_model_or_building_or_off_the_battle
         with pytest.raises(IllegalMove, match=why):
             g.play("ann", f"construct relay {pos}")
     assert g.state.sides["p1"].carbonite == 200
+
+
+def test_generator_can_be_started_in_blackout() -> None:
+    """Core §7.5 / §13.2, ruling 2: a Generator site demands nothing, so Blackout does not stop it."""
+    turret, relay = {"id": "A6", "type": "turret", "x": 14, "y": 16}, {"id": "A7", "type": "relay", "x": 30, "y": 16}
+    g = prod(b1=[HQ1, FOUNDRY, turret, relay])  # 50 produced, 60 demanded
+    w = g.world()
+    assert w.blackout("p1") and w.state.sides["p1"].carbonite == 200
+    moves = g.legal_moves("ann")
+    gens = [m for m in moves if m.startswith("construct generator ")]
+    assert gens and not any(m.startswith(("construct relay", "construct foundry", "construct turret"))
+                            for m in moves)
+    with pytest.raises(IllegalMove, match="needs 10 spare Energy and you have -10"):
+        g.play("ann", "construct relay 22,16")
+    g.play("ann", gens[0])
+    site = next(b for b in g.state.buildings.values() if b.type == "generator")
+    assert not site.complete and g.state.sides["p1"].carbonite == 100

@@ -182,8 +182,24 @@ def country_key(text: str) -> str:
 
 def exact_country(text: str, board: Board) -> str | None:
     """Returns the country whose id or whole name ``text`` is (any case, spaces for dashes), or None."""
-    key = country_key(text)
-    return next((c for c in board.countries if key in (c.replace("-", " "), country_key(board.names[c]))), None)
+    return _exact_keys(board).get(country_key(text))
+
+
+_EXACT: dict[int, tuple[Board, dict[str, str]]] = {}
+"""id(board) → (the board, its keys): the board is held, so its id cannot be reused by another."""
+
+
+def _exact_keys(board: Board) -> dict[str, str]:
+    """Id and whole-name keys → country id, built once per board (a move is parsed on every play)."""
+    held = _EXACT.get(id(board))
+    if held is not None and held[0] is board:
+        return held[1]
+    keys: dict[str, str] = {}
+    for c in reversed(board.countries):  # the first country in map order wins a shared key
+        keys[country_key(board.names[c])] = c
+        keys[c.replace("-", " ")] = c
+    _EXACT[id(board)] = (board, keys)
+    return keys
 
 
 def resolve_country(text: str, board: Board) -> str:

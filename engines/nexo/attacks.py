@@ -32,7 +32,7 @@ from engines.nexo.combat import (
 )
 from engines.nexo.datatypes import Weapon
 from engines.nexo.geometry import Body, fight_reach, in_range
-from engines.nexo.sight import Cover, cover, visible
+from engines.nexo.sight import Cover, cover, in_the_way
 from engines.nexo.state import Building, Model
 from engines.nexo.world import World
 
@@ -77,6 +77,21 @@ def defender(w: World, p: Piece) -> Defender:
     return Defender(bt.defense, bt.save, bt.armor)
 
 
+def _named(w: World, ids: list[str]) -> str:
+    """Returns "the ruin R1 is" / "the ruin R1 and the Foundry A2 are" for what blocks a line."""
+    names = []
+    for pid in ids:
+        if pid in w.terrain.by_id:
+            names.append(f"the {w.terrain.by_id[pid].traits.title} {pid}")
+        elif pid in w.state.buildings:
+            names.append(f"the {w.faction.buildings[w.state.buildings[pid].type].title} {pid}")
+        else:
+            names.append(pid)
+    if len(names) == 1:
+        return f"{names[0]} is"
+    return f"{', '.join(names[:-1])} and {names[-1]} are"
+
+
 def attack_problem(w: World, attacker: Piece, target: Piece, wp: Weapon,
                    bodies: list[Body] | None = None) -> str | None:
     """Returns why ``attacker`` cannot attack ``target`` with ``wp`` now, or None.
@@ -100,8 +115,9 @@ def attack_problem(w: World, attacker: Piece, target: Piece, wp: Weapon,
     assert wp.range is not None
     if not in_range(a, t, wp.range):
         return f"{target.id} is beyond the {wp.range:g}\" range of {wp.title}"
-    if not visible(w.terrain, a, t, w.bodies() if bodies is None else bodies):
-        return f"{attacker.id} cannot see {target.id}"
+    hidden_by = in_the_way(w.terrain, a, t, w.bodies() if bodies is None else bodies)
+    if hidden_by is not None:
+        return f"{attacker.id} cannot see {target.id}: {_named(w, hidden_by)} in the way"
     return None
 
 

@@ -8,6 +8,10 @@ Readings chosen here:
 
 - A line is blocked by a footprint only when a stretch of it runs through the footprint's
   interior (a line grazing a corner or running along an edge is clear).
+- Blocking footprints that touch (two buildings built flush, two ruins edge to edge, a
+  building against a sealed structure) are merged before the test: a line along their
+  common edge runs through the merged interior and is blocked (core §5.7, §5.14). Pieces
+  meeting only at a corner still leave the corner point open.
 - Ruin features (heavy) and pieces that give cover when crossed count only when the
   centre line crosses them and they are within 1" of the target, edge to edge.
 - A piece whose cover is set to heavy (a large barricade or debris) gives Heavy both when
@@ -89,29 +93,56 @@ def _blocking(terrain: Terrain, shooter: Body, target: Body, pieces: list[Piece]
     return out
 
 
-def visible(terrain: Terrain, shooter: Body, target: Body, bodies: Iterable[Body] = ()) -> bool:
-    """True when some sampled line from ``shooter`` to ``target`` is clear (core §5.3, §5.7).
+def _blockers(terrain: Terrain, shooter: Body, target: Body,
+              bodies: Iterable[Body]) -> list[tuple[str, shapely.Geometry]]:
+    hull = shapely.convex_hull(shapely.union(shooter.shape, target.shape))
+    out = [(p.id, p.shape) for p in _blocking(terrain, shooter, target, terrain.near(hull))]
+    out += [(b.id, b.shape) for b in bodies
+            if b.blocks and b.id not in (shooter.id, target.id) and b.shape.intersects(hull)]
+    return out
+
+
+def _parts(geom: shapely.Geometry) -> list[shapely.Geometry]:
+    return list(getattr(geom, "geoms", [geom]))
+
+
+def in_the_way(terrain: Terrain, shooter: Body, target: Body, bodies: Iterable[Body] = ()) -> list[str] | None:
+    """Returns the ids of what hides ``target`` from ``shooter``, or None when it is visible.
 
     Blockers: sight-blocking pieces, Obscuring footprints neither model is inside (no
     shooting through from outside to outside), hills higher than both, and standing
-    buildings other than the two. Models never block.
+    buildings other than the two. Models never block. Blockers whose footprints touch
+    block together (core §5.7, §5.14): their union is tested, so no line slips through
+    the seam between two buildings built flush or two ruins set edge to edge. The ids
+    named are those of the blockers forming the groups the centre line runs through.
     """
+    found = _blockers(terrain, shooter, target, bodies)
+    if not found:
+        return None
     lines = _sight_lines(shooter, target)
-    hull = shapely.convex_hull(shapely.union(shooter.shape, target.shape))
-    blockers = [p.shape for p in _blocking(terrain, shooter, target, terrain.near(hull))]
-    blockers += [b.shape for b in bodies
-                 if b.blocks and b.id not in (shooter.id, target.id) and b.shape.intersects(hull)]
-    if not blockers:
-        return True
+    shapes = [shape for _, shape in found]
+    groups = _parts(shapely.union_all(shapes)) if len(shapes) > 1 else shapes
     centre_line = lines[:1]  # both sample lists start with the centre
-    if not any(_runs_through(centre_line, shape)[0] for shape in blockers):
-        return True
+    hiding = [g for g in groups if _runs_through(centre_line, g)[0]]
+    if not hiding:
+        return None
     open_lines = lines
-    for shape in blockers:
+    for shape in groups:
         open_lines = open_lines[~_runs_through(open_lines, shape)]
         if len(open_lines) == 0:
-            return False
-    return True
+            break
+    else:
+        return None
+    return [pid for pid, shape in found
+            if any(shape.intersection(g).area > EPS for g in hiding)]
+
+
+def visible(terrain: Terrain, shooter: Body, target: Body, bodies: Iterable[Body] = ()) -> bool:
+    """True when some sampled line from ``shooter`` to ``target`` is clear (core §5.3, §5.7).
+
+    See :func:`in_the_way` for what blocks a line.
+    """
+    return in_the_way(terrain, shooter, target, bodies) is None
 
 
 def _crosses(line: LineString, shape: shapely.Geometry) -> bool:

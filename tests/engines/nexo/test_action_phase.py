@@ -272,3 +272,14 @@ def test_12_becomes_wia_at_half_or_more_of_starting_hp_lost_on_odd_hp() -> None:
 
     assert not becomes_wia(5, 9, ever_wia=False)  # Gunner lost 4 of 9: less than half
     assert becomes_wia(4, 9, ever_wia=False)  # lost 5 of 9
+
+
+def test_5_7_cannot_see_names_what_is_in_the_way() -> None:
+    foundry = {"id": "B2", "type": "foundry", "x": 32, "y": 30}
+    g = action([unit("a5", "trooper", 22, 20), unit("a6", "trooper", 32, 20)],
+               [unit("b5", "trooper", 22, 40), unit("b6", "trooper", 32, 40)],
+               terrain=[RUIN], b2=[{"id": "B1", "type": "headquarters", "x": 22, "y": 55}, foundry])
+    with pytest.raises(IllegalMove, match="a5 cannot see b5: the Ruin R9 is in the way"):
+        g.play("ann", "shoot a5 b5")
+    with pytest.raises(IllegalMove, match="a6 cannot see b6: the Foundry B2 is in the way"):
+        g.play("ann", "shoot a6 b6")

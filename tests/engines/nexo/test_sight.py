@@ -211,3 +211,24 @@ def test_5_14_and_10_7_destroyed_building_wreckage_counts_as_debris() -> None:
     assert standing == (True, Cover.LIGHT) and wreck == (True, Cover.LIGHT)
     assert not _look((10, 5), (10, 30), [], b2=[HQ2, relay])[0]  # a standing building blocks sight
     assert _look((10, 5), (10, 30), [], b2=[HQ2, {**relay, "hp": 0}])[0]  # its wreckage does not
+
+
+FOUNDRY = RULES.faction.buildings["foundry"]
+
+
+def test_5_14_touching_buildings_block_sight_together() -> None:
+    """Two Foundries built flush (9.5–14.5 and 14.5–19.5) form a 10" wall with no gap at the seam."""
+    walls = [building_body("A2", FOUNDRY, 12, 30), building_body("A3", FOUNDRY, 17, 30)]
+    t = terrain()
+    assert not visible(t, m("a", 14.5, 20), m("b", 14.5, 40), walls)  # straight along the shared edge
+    assert not visible(t, m("a", 14.8, 20), m("b", 14.8, 40), walls)  # 0.3" off the seam
+    assert visible(t, m("a", 14.5, 20), m("b", 14.5, 40), walls[:1])  # one alone: the edge is clear
+    assert visible(t, m("a", 20, 20), m("b", 20, 40), walls)  # past the end of the wall
+
+
+def test_5_7_touching_obscuring_ruins_block_sight_together() -> None:
+    t = terrain(piece("R1", "ruin", rect(10, 20, 14.5, 30)), piece("R2", "ruin", rect(14.5, 20, 20, 30)))
+    assert not visible(t, m("a", 14.5, 10), m("b", 14.5, 40))  # along the seam
+    assert not visible(t, m("a", 14.8, 10), m("b", 14.8, 40))
+    assert visible(t, m("a", 14.5, 10), m("b", 14.5, 25))  # into the ruins is still allowed
+    assert visible(terrain(piece("R1", "ruin", rect(10, 20, 14.5, 30))), m("a", 14.5, 10), m("b", 14.5, 40))

@@ -3,7 +3,9 @@
 Readings chosen here:
 
 - Completion (ruling 11) happens when the Production Phase starts, for both players, before
-  any order; then units waiting in reserve are placed (each beside any of its owner's
+  any order; Generators first, then the other sites with Blackout re-evaluated (core §8.3,
+  §13.2: a Generator finished in Blackout ends it, so the rest may complete too — the
+  result never depends on ids); then units waiting in reserve are placed (each beside any of its owner's
   functional buildings that produces its type, without using that building's production).
 - A produced unit is placed with its base within 2" of the building's footprint, edge to
   edge. The default spot is the legal candidate (rings around the footprint) nearest the
@@ -40,9 +42,17 @@ PLACE_REACH = 2.0
 
 
 def complete_sites(w: World) -> list[Event]:
-    """Completes every site with all its Build Points, unless damaged or in Blackout (ruling 11)."""
+    """Completes every site with all its Build Points, unless damaged or in Blackout (ruling 11).
+
+    Energy buildings (Generators) are completed first, then Blackout is re-evaluated live
+    for each of the other sites, so a Generator completed in this phase lifts the Blackout
+    for the rest whatever the ids; within each group, sites go in id order.
+    """
     events: list[Event] = []
-    for b in w.state.buildings.values():
+    faction = w.faction
+    order = sorted(w.state.buildings.values(),
+                   key=lambda b: (faction.buildings[b.type].energy_production == 0, b.id))
+    for b in order:
         bt = w.faction.buildings[b.type]
         if b.complete or b.wreck or b.build_points < (bt.build_points or 0):
             continue

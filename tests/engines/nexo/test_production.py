@@ -231,3 +231,20 @@ def test_generator_can_be_started_in_blackout() -> None:
     g.play("ann", gens[0])
     site = next(b for b in g.state.buildings.values() if b.type == "generator")
     assert not site.complete and g.state.sides["p1"].carbonite == 100
+
+
+@pytest.mark.parametrize(("relay_id", "gen_id"), [("A4", "A7"), ("A7", "A4")])
+def test_8_3_site_completion_does_not_depend_on_id_order(relay_id: str, gen_id: str) -> None:
+    """Core §8.3 / §13.2: Generators complete first, then Blackout is re-evaluated for the rest."""
+    hq = {**HQ1, "hp": 10}  # below half: no Energy
+    sites = [{"id": relay_id, "type": "relay", "x": 30, "y": 16, "bp": 4},
+             {"id": gen_id, "type": "generator", "x": 22, "y": 15.5, "bp": 6}]
+    g = scenario_game([], [unit("b5", "trooper", 20, 50)], b1=[hq, *sites])
+    for site in sites:  # all Build Points in, waiting for the Production Phase
+        g.state.buildings[site["id"]].complete = False
+    assert g.world().blackout("p1")
+    events = _to_production(g)
+    b = g.state.buildings
+    assert b[gen_id].complete and b[relay_id].complete and not g.world().blackout("p1")
+    done = [e["building"] for e in events if e["kind"] == "complete"]
+    assert done == [gen_id, relay_id]

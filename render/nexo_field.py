@@ -1,0 +1,252 @@
+"""The Nexohominis battlefield's static layer: grid, labels, deployment zones, terrain and depots.
+
+The battlefield is ``width`` × ``length`` inches (44" × 60"), drawn landscape: the engine's
+``y`` (the long axis, player 1 deploys at small ``y``) runs left to right and its ``x``
+runs bottom to top, so the picture is the battlefield turned a quarter, never mirrored.
+Grid squares are 2": columns A–V along ``x`` (A at the bottom), rows 1–30 along ``y``::
+
+    >>> geo = Geometry(44, 60)
+    >>> geo.to_px(0, 0) == (geo.left, geo.top + geo.field_h)
+    True
+    >>> geo.cell(1.0, 1.0), geo.cell(43.9, 59.9)
+    ('A1', 'V30')
+
+The layer is built once per battlefield content (:func:`static_layer`, cached on a key made
+of the size, zone, terrain and depots) and copied for each picture.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from render.common import BACKGROUND, INK, MUTED, PANEL, Colour, font, player_style
+
+SCALE = 24
+"""Picture pixels per battlefield inch."""
+GRID = 2.0
+"""Grid square, inches."""
+FIELD: Colour = (58, 64, 56)
+GRID_LINE: Colour = (74, 81, 72)
+GRID_MAJOR: Colour = (92, 100, 90)
+HATCH: Colour = (236, 226, 200)
+DEPOT: Colour = (64, 224, 208)
+DEPOT_RIM: Colour = (8, 70, 70)
+
+TERRAIN_STYLES: dict[str, tuple[Colour, Colour]] = {
+    "ruin": ((112, 100, 88), (196, 180, 160)),
+    "crater": ((62, 48, 40), (128, 100, 80)),
+    "rubble": ((96, 88, 78), (150, 140, 126)),
+    "debris": ((86, 86, 92), (170, 170, 180)),
+    "wreckage": ((92, 56, 44), (170, 110, 90)),
+    "hill": ((78, 108, 66), (150, 186, 122)),
+    "sealed": ((28, 30, 36), (150, 156, 170)),
+    "barricade": ((196, 150, 70), (90, 64, 20)),
+    "pipe": ((120, 150, 176), (40, 56, 72)),
+}
+"""Terrain type → (fill, outline); lines (barricade, pipe) use (line, casing)."""
+DEFAULT_STYLE: tuple[Colour, Colour] = ((100, 100, 100), (180, 180, 180))
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "nexo"
+
+
+@lru_cache(maxsize=1)
+def terrain_types() -> dict[str, dict[str, Any]]:
+    """Returns the terrain type table of ``data/nexo/terrain.json`` (empty when unreadable)."""
+    try:
+        return dict(json.loads((DATA / "terrain.json").read_text())["types"])
+    except (OSError, ValueError, KeyError):
+        return {}
+
+
+@lru_cache(maxsize=8)
+def zone_depth(battlefield: str) -> float:
+    """Returns the deployment zone depth of a preset (generated battlefields copy crossroads)."""
+    name = battlefield if (DATA / "battlefields" / f"{battlefield}.json").exists() else "crossroads"
+    try:
+        return float(json.loads((DATA / "battlefields" / f"{name}.json").read_text())["zone"])
+    except (OSError, ValueError, KeyError):
+        return 12.0
+
+
+def obscuring(piece: dict[str, Any]) -> bool:
+    """Returns True when the piece's type is Obscuring (hatched)."""
+    return bool(terrain_types().get(str(piece.get("type")), {}).get("obscuring"))
+
+
+def blocks_sight(piece: dict[str, Any]) -> bool:
+    """Returns True when the piece blocks sight (its own flag, else its type's)."""
+    own = piece.get("blocks_sight")
+    return bool(terrain_types().get(str(piece.get("type")), {}).get("blocks_sight") if own is None else own)
+
+
+class Geometry:
+    """Where things go in the picture: the battlefield's box, the side panel and the strip below."""
+
+    def __init__(self, width: float = 44.0, length: float = 60.0) -> None:
+        self.width, self.length, self.s = float(width), float(length), SCALE
+        self.left, self.top = 2.4 * SCALE, 2.0 * SCALE
+        self.field_w, self.field_h = self.length * SCALE, self.width * SCALE
+        self.panel_x = self.left + self.field_w + 1.0 * SCALE
+        self.panel_w = 18.5 * SCALE
+        self.picture_w = round(self.panel_x + self.panel_w + 0.8 * SCALE)
+        self.strip_y = self.top + self.field_h + 1.4 * SCALE
+        self.picture_h = round(self.picture_w / 1.40)
+
+    def to_px(self, x: float, y: float) -> tuple[float, float]:
+        """Returns the picture pixel of battlefield inches ``(x, y)`` (``y`` → right, ``x`` → up)."""
+        return self.left + y * self.s, self.top + (self.width - x) * self.s
+
+    def cell(self, x: float, y: float) -> str:
+        """Returns the grid square's name (column letter of ``x``, row number of ``y``)."""
+        col = min(int(x // GRID), round(self.width / GRID) - 1)
+        row = min(int(y // GRID), round(self.length / GRID) - 1)
+        return f"{chr(ord('A') + col)}{row + 1}"
+
+    def poly(self, points: Any) -> list[tuple[float, float]]:
+        """Returns a battlefield polygon in picture pixels."""
+        return [self.to_px(float(x), float(y)) for x, y in points]
+
+
+def _hatch(image: Image.Image, pts: list[tuple[float, float]], colour: Colour, step: int) -> None:
+    """Hatches the polygon ``pts`` with diagonal lines of ``colour``."""
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    box = (int(min(xs)), int(min(ys)), int(max(xs)) + 2, int(max(ys)) + 2)
+    w, h = box[2] - box[0], box[3] - box[1]
+    mask = Image.new("L", (w, h), 0)
+    ImageDraw.Draw(mask).polygon([(x - box[0], y - box[1]) for x, y in pts], fill=255)
+    lines = Image.new("L", (w, h), 0)
+    pen = ImageDraw.Draw(lines)
+    for k in range(-h, w, step):
+        pen.line((k, h, k + h, 0), fill=255, width=2)
+    lines.paste(0, mask=Image.eval(mask, lambda v: 255 - v))
+    image.paste(colour, box, lines)
+
+
+def _terrain(image: Image.Image, pen: ImageDraw.ImageDraw, geo: Geometry, piece: dict[str, Any]) -> None:
+    """Draws one terrain piece by type."""
+    kind = str(piece.get("type"))
+    fill, rim = TERRAIN_STYLES.get(kind, DEFAULT_STYLE)
+    s = geo.s
+    if piece.get("line"):
+        pts = geo.poly(piece["line"])
+        width = max(6, round(float(piece.get("width") or 0.25) * s) + 4)
+        pen.line(pts, fill=rim, width=width + 4)
+        pen.line(pts, fill=fill, width=width)
+        if kind == "pipe":
+            for x, y in (pts[0], pts[-1]):
+                pen.rectangle((x - width, y - width, x + width, y + width), fill=fill, outline=rim, width=2)
+        elif piece.get("cover") == "heavy":
+            pen.line(pts, fill=rim, width=2)
+        return
+    pts = geo.poly(piece.get("poly") or [])
+    if len(pts) < 3:
+        return
+    pen.polygon(pts, fill=fill, outline=rim, width=3)
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+    if kind == "crater":
+        inner = [(cx + (x - cx) * 0.6, cy + (y - cy) * 0.6) for x, y in pts]
+        pen.polygon(inner, fill=(44, 34, 28), outline=rim, width=2)
+    elif kind == "hill":
+        for f in (0.72, 0.44):
+            ring = [(cx + (x - cx) * f, cy + (y - cy) * f) for x, y in pts]
+            pen.polygon(ring, outline=rim, width=2)
+        height = piece.get("height") or terrain_types().get("hill", {}).get("height") or 0
+        pen.text((cx, cy), f'{float(height):g}"', font=font(round(0.95 * s)), fill=INK, anchor="mm",
+                 stroke_width=2, stroke_fill=(40, 60, 34))
+    elif kind in ("rubble", "debris", "wreckage"):
+        step = round(0.8 * s)
+        for gx in range(int(min(xs)) + step // 2, int(max(xs)), step):
+            for gy in range(int(min(ys)) + step // 2, int(max(ys)), step):
+                if _inside(gx, gy, pts):
+                    d = 3 if kind == "rubble" else 4
+                    if kind == "rubble":
+                        pen.ellipse((gx - d, gy - d, gx + d, gy + d), fill=rim)
+                    else:
+                        pen.line((gx - d, gy - d, gx + d, gy + d), fill=rim, width=2)
+                        pen.line((gx - d, gy + d, gx + d, gy - d), fill=rim, width=2)
+    elif kind == "sealed":
+        pen.line((min(xs) + 4, min(ys) + 4, max(xs) - 4, max(ys) - 4), fill=rim, width=3)
+        pen.line((min(xs) + 4, max(ys) - 4, max(xs) - 4, min(ys) + 4), fill=rim, width=3)
+    for feature in piece.get("features") or []:
+        fp = geo.poly(feature.get("poly") or [])
+        if len(fp) >= 3:
+            pen.polygon(fp, fill=(60, 52, 44), outline=(230, 220, 200), width=2)
+    if obscuring(piece):
+        _hatch(image, pts, HATCH, round(0.5 * s))
+        pen.polygon(pts, outline=HATCH, width=3)
+    if blocks_sight(piece) and kind != "sealed":
+        pen.polygon(pts, outline=(20, 20, 24), width=5)
+        pen.polygon(pts, outline=rim, width=2)
+
+
+def _inside(x: float, y: float, pts: list[tuple[float, float]]) -> bool:
+    """Returns True when ``(x, y)`` lies inside the polygon ``pts`` (even-odd rule)."""
+    inside = False
+    for (x1, y1), (x2, y2) in zip(pts, pts[1:] + pts[:1], strict=True):
+        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+            inside = not inside
+    return inside
+
+
+def field_key(view: dict[str, Any]) -> str:
+    """Returns the cache key of a view's static battlefield: size, zone, terrain and depots."""
+    width, length = (view.get("size") or [44, 60])[:2]
+    return json.dumps([width, length, zone_depth(str(view.get("battlefield", ""))), view.get("terrain") or [],
+                       view.get("depots") or []], sort_keys=True, separators=(",", ":"))
+
+
+def static_layer(view: dict[str, Any]) -> Image.Image:
+    """Returns the cached static picture of the view's battlefield (do not draw on it: copy it)."""
+    return _layer(field_key(view))
+
+
+@lru_cache(maxsize=16)
+def _layer(key: str) -> Image.Image:
+    width, length, zone, terrain, depots = json.loads(key)
+    geo = Geometry(width, length)
+    image = Image.new("RGB", (geo.picture_w, geo.picture_h), BACKGROUND)
+    pen = ImageDraw.Draw(image)
+    s = geo.s
+    x0, y0 = geo.to_px(width, 0)
+    x1, y1 = geo.to_px(0, length)
+    pen.rectangle((x0, y0, x1, y1), fill=FIELD)
+    for i, lo, hi in ((0, 0, zone), (1, length - zone, length)):
+        a, b = geo.to_px(width, lo), geo.to_px(0, hi)
+        tint = tuple(round(0.78 * f + 0.22 * c) for f, c in zip(FIELD, player_style(i).fill, strict=True))
+        pen.rectangle((a[0], a[1], b[0], b[1]), fill=tint)
+    cols, rows = round(width / GRID), round(length / GRID)
+    for r in range(rows + 1):
+        x = geo.left + r * GRID * s
+        pen.line((x, y0, x, y1), fill=GRID_MAJOR if r % 5 == 0 else GRID_LINE, width=1)
+    for c in range(cols + 1):
+        y = geo.top + c * GRID * s
+        pen.line((x0, y, x1, y), fill=GRID_MAJOR if c % 5 == 0 else GRID_LINE, width=1)
+    for i in range(2):
+        edge = zone if i == 0 else length - zone
+        a, b = geo.to_px(width, edge), geo.to_px(0, edge)
+        pen.line((a[0], a[1], b[0], b[1]), fill=player_style(i).fill, width=3)
+    label = font(round(0.8 * s))
+    for r in range(rows):
+        pen.text((geo.left + (r + 0.5) * GRID * s, geo.top - 0.15 * s), str(r + 1), font=label, fill=MUTED,
+                 anchor="md")
+    for c in range(cols):
+        cx, cy = geo.to_px((c + 0.5) * GRID, 0)
+        pen.text((geo.left - 0.35 * s, cy), chr(ord("A") + c), font=label, fill=MUTED, anchor="rm")
+    for piece in terrain:
+        _terrain(image, pen, geo, piece)
+    for d in depots:
+        cx, cy = geo.to_px(float(d["x"]), float(d["y"]))
+        r = 0.9 * s
+        diamond = [(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)]
+        pen.polygon(diamond, fill=DEPOT, outline=DEPOT_RIM, width=3)
+        pen.text((cx, cy + r + 2), str(d.get("id", "")), font=font(round(0.75 * s)), fill=DEPOT, anchor="ma",
+                 stroke_width=2, stroke_fill=DEPOT_RIM)
+    pen.rectangle((x0, y0, x1, y1), outline=(20, 22, 26), width=3)
+    pen.rectangle((geo.panel_x, geo.top, geo.panel_x + geo.panel_w, geo.picture_h - 0.8 * s), fill=PANEL)
+    return image

@@ -13,7 +13,8 @@ Readings chosen here:
   battlefield and may not overlap an impassable footprint, a building (wreckage excepted)
   or another model's base; touching is allowed.
 - Only the part of the centre's path inside Difficult Ground costs double (core §5.13).
-- A move may cross a barricade or pipe but may not end with the base overlapping one.
+- A move may cross a barricade or pipe but may not end with the base overlapping one; a
+  produced unit may not be placed overlapping one either (core §13.3: it must stand there).
 - Engagement range (house ruling 7) is 1" edge to edge, inclusive; so is Fight reach.
 - The 2" Fight across a barricade (core §5.10) needs the centre-to-centre line to cross the
   barricade and both bases within 1" of it.
@@ -180,12 +181,19 @@ def check_move(plan: MovePlan, allowance: float, mover_id: str) -> None:
 
 def placement_problem(terrain: Terrain, shape: Polygon, others: Iterable[Body],
                       enemies: Iterable[Body], *, avoid: Iterable[BaseGeometry] = ()) -> str | None:
-    """Returns why ``shape`` cannot be placed (core §5.15, §13.3), or None when it can."""
+    """Returns why ``shape`` cannot be placed (core §5.15, §13.3), or None when it can.
+
+    Nothing may be placed where a move may not end: off the battlefield, on impassable
+    terrain, on a barricade or pipe, or overlapping one of ``others``; nor overlapping
+    ``avoid``, nor within engagement range (1") of one of ``enemies``.
+    """
     if not terrain.bounds.covers(shape.buffer(-EPS)):
         return "it would leave the battlefield"
     for p in terrain.touching(shape):
         if p.traits.impassable and _overlaps(shape, p.shape):
             return f"it would stand on impassable terrain {p.id}"
+        if p.traits.no_stopping and _overlaps(shape, p.shape):
+            return f"it would stand on the {p.traits.title} {p.id}, where no move may end"
     for o in others:
         if _overlaps(shape, o.shape):
             return f"it would overlap {o.id}"

@@ -6,7 +6,12 @@ Readings chosen here:
   any order; Generators first, then the other sites with Blackout re-evaluated (core §8.3,
   §13.2: a Generator finished in Blackout ends it, so the rest may complete too — the
   result never depends on ids); then units waiting in reserve are placed (each beside any of its owner's
-  functional buildings that produces its type, without using that building's production).
+  functional buildings that produces its type, without using that building's production),
+  the Initiative Player's first, each only while its owner has spare Energy of at least its
+  Energy (checked again per unit; otherwise it keeps waiting).
+- Placement (core §5.15, §13.3) is one rule for sites and produced units
+  (``geometry.placement_problem``): nowhere a move may not end (a barricade included), and
+  not within 1" of an enemy model or standing enemy building (``World.enemy_bodies``).
 - A produced unit is placed with its base within 2" of the building's footprint, edge to
   edge. The default spot is the legal candidate (rings around the footprint) nearest the
   battlefield's centre.
@@ -92,9 +97,8 @@ def place_problem(w: World, b: Building, seat: str, radius: float, pos: tuple[fl
     shape = base(pos[0], pos[1], radius)
     if edge_distance(shape, w.body(b)) > PLACE_REACH + EPS:
         return f"it must be within 2\" of {b.id}"
-    others = [o for o in w.bodies() if o.kind != "wreckage"]
-    enemies = [o for o in w.enemy_bodies(seat) if o.kind == "model"]
-    return placement_problem(w.terrain, shape, others, enemies)
+    others = [o for o in w.bodies() if o.kind != "wreckage"]  # a model may stand on wreckage
+    return placement_problem(w.terrain, shape, others, w.enemy_bodies(seat))
 
 
 def free_spot(w: World, b: Building, seat: str, radius: float) -> tuple[float, float] | None:
@@ -108,6 +112,8 @@ def place_reserves(w: World, seat: str) -> list[Event]:
     side = w.state.sides[seat]
     for r in list(side.reserve):
         radius = w.faction.units[r.type].base_radius
+        if economy.spare_energy(w.state, seat, w.faction) < w.faction.units[r.type].energy:
+            continue  # a powered unit comes in only when its Energy is spare (core §13.1 step 3)
         for b in producers(w, seat, r.type):
             pos = free_spot(w, b, seat, radius)
             if pos is not None:

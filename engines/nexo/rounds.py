@@ -133,6 +133,8 @@ def open_production(w: World) -> list[Event]:
     events = production.complete_sites(w)
     for seat in SEATS:
         s.sides[seat].ended = False
+    first = s.initiative or SEATS[0]
+    for seat in (first, other(first)):  # reserves come in Initiative order (core §13)
         events += production.place_reserves(w, seat)
     s.turn = s.initiative
     return events

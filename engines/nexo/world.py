@@ -102,7 +102,12 @@ class World:
                 + [self.body(m) for m in self.state.models.values()])
 
     def enemy_bodies(self, seat: str) -> list[Body]:
-        """Returns the bodies of the opponent's models and standing buildings."""
+        """Returns the bodies of the opponent's models and standing buildings.
+
+        These are what "enemy engagement range" is measured to (house ruling 7) for every
+        placement, sites (core §5.15) and produced units (core §13.3) alike: buildings are
+        models too (core §5.14); wreckage is not.
+        """
         return ([self.body(m) for m in self.state.models.values() if m.owner != seat]
                 + [self.body(b) for b in self.state.buildings.values() if b.owner != seat and not b.wreck])
 

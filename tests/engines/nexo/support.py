@@ -42,7 +42,8 @@ def scenario_game(p1: list[dict[str, Any]], p2: list[dict[str, Any]], *, phase: 
                   b1: list[dict[str, Any]] | None = None, b2: list[dict[str, Any]] | None = None,
                   terrain: list[dict[str, Any]] | None = None, seed: int = 1, carbonite: int = 200,
                   turn: str = "p1", first: str = "p1", initiative: str = "p1", round: int = 1,
-                  options: dict[str, Any] | None = None, reserve1: list[dict[str, Any]] | None = None) -> Any:
+                  options: dict[str, Any] | None = None, reserve1: list[dict[str, Any]] | None = None,
+                  reserve2: list[dict[str, Any]] | None = None) -> Any:
     """Returns a Nexo game ann (p1) v bob (p2) on an open field with depots K1 (10,18), K2 (34,42)."""
     from engines.nexo.game import Nexo
 
@@ -51,5 +52,6 @@ def scenario_game(p1: list[dict[str, Any]], p2: list[dict[str, Any]], *, phase: 
           "round": round, "phase": phase, "initiative": initiative, "first": first, "turn": turn,
           "sides": {"p1": {"carbonite": carbonite, "models": p1, "buildings": [HQ1] if b1 is None else b1,
                            "reserve": reserve1 or []},
-                    "p2": {"carbonite": carbonite, "models": p2, "buildings": [HQ2] if b2 is None else b2}}}
+                    "p2": {"carbonite": carbonite, "models": p2, "buildings": [HQ2] if b2 is None else b2,
+                           "reserve": reserve2 or []}}}
     return Nexo.new(["ann", "bob"], seed=seed, options={"scenario": sc, **(options or {})})

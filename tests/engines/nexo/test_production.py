@@ -6,7 +6,7 @@ import pytest
 
 from engines.core.errors import IllegalMove
 from engines.nexo.geometry import base, edge_distance
-from tests.engines.nexo.support import HQ1, scenario_game, unit
+from tests.engines.nexo.support import HQ1, HQ2, scenario_game, unit
 
 FOUNDRY = {"id": "A2", "type": "foundry", "x": 12, "y": 6}
 GEN = {"id": "A3", "type": "generator", "x": 32, "y": 4}
@@ -248,3 +248,46 @@ def test_8_3_site_completion_does_not_depend_on_id_order(relay_id: str, gen_id: 
     assert b[gen_id].complete and b[relay_id].complete and not g.world().blackout("p1")
     done = [e["building"] for e in events if e["kind"] == "complete"]
     assert done == [gen_id, relay_id]
+
+
+def test_13_3_a_produced_unit_is_not_placed_on_a_barricade() -> None:
+    """Core §13.3: a move may not end on a barricade, so no produced model may stand there."""
+    wall = [{"id": "W1", "type": "barricade", "line": [[8, 8.8], [16, 8.8]]}]
+    g = scenario_game([], [unit("b5", "trooper", 20, 50)], phase="production", b1=[HQ1, FOUNDRY, GEN], terrain=wall)
+    with pytest.raises(IllegalMove, match="Barricade W1, where no move may end"):
+        g.play("ann", "produce A2 trooper 12,8.8")
+    uid = g.play("ann", "produce A2 trooper")[0]["unit"]
+    m, w = g.state.models[uid], g.world()
+    assert edge_distance(base(m.x, m.y, 0.5), w.terrain.by_id["W1"].shape) > 0
+
+
+def test_13_3_and_5_15_enemy_engagement_range_is_one_rule() -> None:
+    """Enemy buildings count for produced units as they do for sites (house ruling 7, core §5.14)."""
+    turret = {"id": "B2", "type": "turret", "x": 17, "y": 6}
+    g = scenario_game([], [unit("b5", "trooper", 20, 50)], phase="production", b1=[HQ1, FOUNDRY, GEN],
+                      b2=[{"id": "B1", "type": "headquarters", "x": 22, "y": 55}, turret])
+    with pytest.raises(IllegalMove, match="engagement range of B2"):
+        g.play("ann", "produce A2 trooper 15.3,6")
+    with pytest.raises(IllegalMove, match="engagement range of B2"):
+        g.play("ann", "construct relay 17,8.5")
+    g.play("ann", "produce A2 trooper 12,8.6")
+
+
+def test_13_3_a_reserve_unit_waits_for_spare_energy() -> None:
+    """Core §13.1 step 3: a reserve Gunner (10 Energy) does not come in with 0 spare."""
+    relays = [{"id": "A6", "type": "relay", "x": 30, "y": 16}, {"id": "A7", "type": "relay", "x": 14, "y": 16}]
+    g = scenario_game([], [unit("b5", "trooper", 20, 50)], phase="action", turn="p2",
+                      b1=[HQ1, FOUNDRY, *relays], reserve1=[{"id": "a9", "type": "gunner"}])  # 50 v 50
+    g.play("bob", "done b5")
+    assert g.state.phase == "production" and [r.id for r in g.state.sides["p1"].reserve] == ["a9"]
+    assert "a9" not in g.state.models and not g.world().blackout("p1")
+
+
+def test_13_3_reserves_come_in_initiative_order() -> None:
+    foundry2 = {"id": "B2", "type": "foundry", "x": 32, "y": 54}
+    g = scenario_game([], [unit("b5", "trooper", 20, 50)], phase="action", turn="p2", initiative="p2", first="p2",
+                      b1=[HQ1, FOUNDRY, GEN], reserve1=[{"id": "a9", "type": "trooper"}],
+                      b2=[HQ2, foundry2, {"id": "B3", "type": "generator", "x": 10, "y": 56}],
+                      reserve2=[{"id": "b9", "type": "trooper"}])
+    events = g.play("bob", "done b5")
+    assert [e["unit"] for e in events if e["kind"] == "deploy"] == ["b9", "a9"]

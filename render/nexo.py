@@ -270,6 +270,15 @@ def _last_attack(pen: ImageDraw.ImageDraw, geo: Geometry, attack: dict[str, Any]
     if not a or not b:
         return
     pa, pb = geo.to_px(*a), geo.to_px(*b)
+    ends = []
+    for ref in (attack.get("attacker"), attack.get("target")):
+        m = models.get(ref) if isinstance(ref, str) else None
+        ends.append((_radius(m, geo) + 8) if m else 0.0)
+    span = math.dist(pa, pb)
+    if span <= sum(ends) + 4:
+        return
+    ux, uy = (pb[0] - pa[0]) / span, (pb[1] - pa[1]) / span
+    pa, pb = (pa[0] + ux * ends[0], pa[1] + uy * ends[0]), (pb[0] - ux * ends[1], pb[1] - uy * ends[1])
     pen.line((pa, pb), fill=(0, 0, 0), width=8)
     pen.line((pa, pb), fill=ATTACK, width=4)
     _arrow_head(pen, pa, pb, ATTACK, 0.8 * geo.s)
@@ -292,10 +301,10 @@ def _panel(pen: ImageDraw.ImageDraw, geo: Geometry, view: dict[str, Any],
     y += 56
     if view.get("result") or winners:
         head = f"{' & '.join(winners)} wins" if winners else "Game over: draw"
-        write(pen, labels, ("winner", "to_act"), (x0, y), fit(head, pen, 44, w), 44, (255, 214, 90))
+        write(pen, labels, ("winner", "to_act"), (x0, y), fit(head, pen, 50, w), 50, (255, 214, 90))
     elif acting:
         verb = "has initiative" if phase == "initiative" else "to act"
-        write(pen, labels, "to_act", (x0, y), fit(f"{acting} {verb}", pen, 44, w), 44, (255, 214, 90))
+        write(pen, labels, "to_act", (x0, y), fit(f"{acting} {verb}", pen, 50, w), 50, (255, 214, 90))
     y += 70
     players = view.get("players") or {}
     for name, side in players.items():

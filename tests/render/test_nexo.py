@@ -1,0 +1,155 @@
+"""The Nexohominis picture: every preset and a generated battlefield, tokens where models stand, legibility."""
+
+from __future__ import annotations
+
+import copy
+import io
+import random
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from engines import GAMES
+from engines.nexo.data import default_ruleset
+from render import render as dispatch
+from render.common import MIN_PREVIEW_TEXT, PREVIEW_WIDTH, Label, player_style
+from render.nexo import draw, geometry, render, to_act, to_px
+from render.nexo_field import _layer, field_key, static_layer
+
+ASPECT = (1.2, 1.45)
+BATTLEFIELDS = [*sorted(default_ruleset().presets), "random"]
+
+
+def new_view(battlefield: str, seed: int = 1) -> dict[str, Any]:
+    return GAMES["nexo"].new(["ann", "bob"], seed, {"battlefield": battlefield}).view(None)
+
+
+def played_view(seed: int = 2, moves: int = 10) -> dict[str, Any]:
+    """Returns the spectator view after random legal moves of a seeded game."""
+    g = GAMES["nexo"].new(["ann", "bob"], seed, {})
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if g.is_over:
+            break
+        player = g.to_act()[0]
+        legal = [m for m in g.legal_moves(player) if not m.startswith(("concede", "resign"))]
+        if not legal:
+            break
+        g.play(player, rng.choice(legal))
+    return g.view(None)
+
+
+def marked_view() -> dict[str, Any]:
+    """Returns a view with every mark: WIA, Overwatch, a wreck, a site, Blackout, last move and attack."""
+    v = copy.deepcopy(new_view("crossroads"))
+    v["phase"], v["turn"] = "action", "bob"
+    v["models"]["a1"].update(wia="pinned", hp=2)
+    v["models"]["b1"]["overwatch"] = True
+    v["buildings"]["A2"].update(wreck=True, hp=0)
+    v["buildings"]["B2"].update(complete=False, build_points=2, hp=10)
+    v["players"]["ann"]["blackout"] = True
+    v["players"]["bob"]["reserve"] = ["drudge"]
+    v["last_move"] = {"model": "a2", "path": [[20.0, 6.0], [24.0, 8.0], [27.0, 10.0]]}
+    v["last_attack"] = {"attacker": "a3", "target": "b1", "result": "2 hits: 4 damage"}
+    return v
+
+
+VIEWS: dict[str, Any] = {name: (lambda n=name: new_view(n)) for name in BATTLEFIELDS}
+VIEWS["random, seed 7"] = lambda: new_view("random", 7)
+VIEWS["played"] = played_view
+VIEWS["marked"] = marked_view
+
+
+@pytest.fixture(scope="module", params=list(VIEWS))
+def view(request: pytest.FixtureRequest) -> dict[str, Any]:
+    return VIEWS[request.param]()
+
+
+def test_the_png_decodes_near_4_3_and_the_dispatcher_uses_it(view: dict[str, Any]) -> None:
+    png = render(view)
+    image = Image.open(io.BytesIO(png))
+    image.load()
+    geo = geometry(view)
+    assert image.format == "PNG" and image.size == (geo.picture_w, geo.picture_h)
+    assert ASPECT[0] <= image.width / image.height <= ASPECT[1]
+    assert image.width >= 1600
+    assert dispatch("nexo", view) == png
+    assert len(png) <= 400 * 1024
+
+
+def test_each_model_s_token_is_drawn_where_it_stands_in_its_owner_s_colour(view: dict[str, Any]) -> None:
+    image = draw(view)
+    seats = {p: i for i, p in enumerate(view["players"])}
+    assert view["models"]
+    for mid, m in view["models"].items():
+        x, y = to_px(view, m["x"], m["y"])
+        want = player_style(seats[m["owner"]]).fill
+        for dx, dy in ((0, 0), (3, 0), (-3, 0), (0, 3), (0, -3)):
+            assert image.getpixel((round(x) + dx, round(y) + dy)) == want, (mid, dx, dy)
+
+
+def test_inches_map_to_the_battlefield_box_turned_a_quarter() -> None:
+    v = new_view("crossroads")
+    geo = geometry(v)
+    assert to_px(v, 44, 0) == (geo.left, geo.top)
+    assert to_px(v, 0, 60) == (geo.left + geo.field_w, geo.top + geo.field_h)
+    assert geo.field_w / geo.field_h == pytest.approx(60 / 44)
+    assert (geo.cell(0.5, 0.5), geo.cell(43.5, 59.5), geo.cell(4.1, 10.0)) == ("A1", "V30", "C6")
+
+
+def small(labels: list[Label], roles: set[str], width: int) -> list[tuple[str, float]]:
+    return [(label.text, round(label.preview_height(width), 2)) for label in labels
+            if roles & set(label.roles) and label.preview_height(width) < MIN_PREVIEW_TEXT]
+
+
+def test_ids_hp_and_who_acts_are_legible_in_the_preview(view: dict[str, Any]) -> None:
+    labels: list[Label] = []
+    image = draw(view, labels=labels)
+    ids = [label.text for label in labels if {"model", "id"} <= set(label.roles)]
+    assert sorted(ids) == sorted(view["models"])
+    hps = [label.text for label in labels if {"model", "hp"} <= set(label.roles)]
+    assert sorted(hps) == sorted(str(m["hp"]) for m in view["models"].values())
+    acting = [label for label in labels if "to_act" in label.roles]
+    who = to_act(view) or " & ".join(view["winners"]) or "draw"
+    assert acting and any(who in label.text for label in acting)
+    assert small(labels, {"id", "hp", "to_act"}, image.width) == []
+    assert PREVIEW_WIDTH == 550 and MIN_PREVIEW_TEXT == 9
+
+
+def test_marks_are_drawn_and_named() -> None:
+    v = marked_view()
+    labels: list[Label] = []
+    image = draw(v, labels=labels)
+    texts = {label.text: label for label in labels}
+    assert "BLACKOUT" in texts and "2 hits: 4 damage" in texts and "A2 wreck" in texts
+    assert texts["P"].roles == ("wia",)
+    assert "10 2/6" in texts  # the site's HP and its Build Points of the needed 6
+    assert "bob to act" in texts
+    plain = draw(new_view("crossroads"))
+    x, y = to_px(v, 24.0, 8.0)  # a corner of the last move's path: white
+    assert image.getpixel((round(x), round(y))) == (255, 255, 255) != plain.getpixel((round(x), round(y)))
+
+
+def test_a_finished_game_names_its_winner() -> None:
+    v = copy.deepcopy(new_view("dust_belt"))
+    v["result"], v["winners"], v["phase"] = {"winner": "bob"}, ["bob"], "over"
+    labels: list[Label] = []
+    image = draw(v, labels=labels)
+    winner = [label for label in labels if "winner" in label.roles]
+    assert [label.text for label in winner] == ["bob wins"]
+    assert small(labels, {"winner"}, image.width) == []
+
+
+def test_the_static_layer_is_cached_per_battlefield_content() -> None:
+    a, b = new_view("crossroads"), new_view("crossroads", seed=5)
+    assert field_key(a) == field_key(b) and static_layer(a) is static_layer(b)
+    c = new_view("dust_belt")
+    assert static_layer(c) is not static_layer(a)
+    moved = copy.deepcopy(a)
+    moved["models"]["a1"]["x"] += 2
+    assert static_layer(moved) is static_layer(a)
+    before = _layer.cache_info().hits
+    render(a)
+    assert _layer.cache_info().hits == before + 1
+    assert render(a) != render(moved)

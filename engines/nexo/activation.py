@@ -35,6 +35,29 @@ DASH = 3.0
 Order = Go | Attack | Unary | Ability
 
 
+def why_not_eligible(w: World, piece: Model | Building, phase: str) -> str:
+    """Says why ``piece`` cannot activate in ``phase`` now, and when it can (ruling 4)."""
+    if piece.activated:
+        return "has already activated in this phase; it can activate again next round"
+    if isinstance(piece, Building):
+        bt = w.faction.buildings[piece.type]
+        if not bt.weapons:
+            return f"cannot activate: a {bt.title} never does (only defensive buildings, in the Action Phase)"
+        if phase != "action":
+            return "cannot activate in this phase: defensive buildings activate in the Action Phase"
+        if not w.intact(piece):
+            return ("cannot activate: it is not functional (unfinished, or below half HP); it can once it is "
+                    "complete and at half HP or more")
+        return "cannot activate in Blackout (core §7.4): it can once your Blackout ends"
+    if piece.fresh:
+        return "cannot activate this round: it was produced this round and can activate from the next (core §13.1)"
+    if w.unit_type(piece).is_worker and phase != "worker":
+        return "cannot activate in this phase: workers activate only in the Worker Phase"
+    if not w.unit_type(piece).is_worker and phase != "action":
+        return "cannot activate in this phase: it activates in the Action Phase"
+    return "cannot activate now: it is Pinned and skips its next activation (WIA)"
+
+
 def begin(w: World, seat: str, pid: str, phase: str) -> list[Event]:
     """Starts the activation of ``pid`` unless it is already active; raises IllegalMove."""
     s = w.state
@@ -46,8 +69,7 @@ def begin(w: World, seat: str, pid: str, phase: str) -> list[Event]:
     if piece.owner != seat:
         raise IllegalMove(f"{pid} is not yours.")
     if piece not in w.eligible(seat, phase):
-        why = "has already activated" if piece.activated else "cannot activate in this phase"
-        raise IllegalMove(f"{pid} {why}.")
+        raise IllegalMove(f"{pid} {why_not_eligible(w, piece, phase)}.")
     s.active, piece.activated, piece.overwatch = pid, True, False
     return [event("activate", f"{pid} activates.", unit=pid, phase=phase)]
 
@@ -182,6 +204,8 @@ def _ability(w: World, piece: Model | Building, order: Ability) -> list[Event]:
     b = s.buildings.get(order.target)
     if b is None or b.owner != piece.owner or b.wreck:
         raise IllegalMove(f"'{order.target}' is not one of your standing buildings.")
+    if order.verb == "build" and b.complete:
+        raise IllegalMove(f"{b.id} is complete: it needs no building.")
     if edge_distance(body, w.body(b)) > reach + EPS:
         raise IllegalMove(f"{piece.id} is not within {reach:g}\" of {b.id}.")
     bt = w.faction.buildings[b.type]

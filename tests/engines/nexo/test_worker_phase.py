@@ -185,3 +185,25 @@ def test_8_2_the_two_worker_limit_is_per_worker_phase() -> None:
     assert g.state.phase.value == "worker" and g.state.harvests == {}
     g.play("ann", "harvest a1 K1")  # a new Worker Phase: the depot takes two again
     assert g.state.sides["p1"].carbonite == 350
+
+
+def test_ruling_4_cannot_activate_says_when_it_can() -> None:
+    g = scenario_game([unit("a3", "drudge", 10, 12), unit("a5", "trooper", 20, 20), unit("a6", "trooper", 24, 20)],
+                      [unit("b5", "trooper", 20, 50)], phase="action")
+    with pytest.raises(IllegalMove, match="a3 cannot activate in this phase: workers activate only in the Worker"):
+        g.play("ann", "move a3 10,14")
+    g.state.models["a6"].fresh = True  # as if produced this round
+    with pytest.raises(IllegalMove, match="a6 cannot activate this round: it was produced this round"):
+        g.play("ann", "move a6 24,22")
+    g2 = scenario_game([unit("a3", "drudge", 10, 12), unit("a5", "trooper", 20, 20)],
+                       [unit("b1", "drudge", 34, 48)])
+    with pytest.raises(IllegalMove, match="a5 cannot activate in this phase: it activates in the Action Phase"):
+        g2.play("ann", "move a5 20,22")
+    with pytest.raises(IllegalMove, match="A1 cannot activate: a Headquarters never does"):
+        g2.play("ann", "done A1")
+
+
+def test_8_3_build_on_a_complete_building_says_it_is_complete() -> None:
+    g = scenario_game([unit("a1", "drudge", 10, 12)], [unit("b1", "drudge", 34, 48)])
+    with pytest.raises(IllegalMove, match="A1 is complete"):
+        g.play("ann", "build a1 A1")

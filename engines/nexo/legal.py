@@ -270,17 +270,20 @@ def _production(w: World, seat: str) -> list[str]:
             if (b in production.producers(w, seat, ut_name) and side.carbonite >= ut.carbonite
                     and spare >= ut.energy):
                 out.append(f"produce {b.id} {ut_name}")
+    ctx: production.SiteContext | None = None
     for bt in f.buildings.values():
         if bt.carbonite is None or side.carbonite < bt.carbonite:
             continue
         if not production.energy_allows_site(w, seat, bt.name):
             continue
+        ctx = ctx or production.SiteContext(w, seat)
         out += [f"construct {bt.name} {fmt_pos(pos)}" + (" r90" if rot else "")
-                for pos, rot in _sites(w, seat, bt.name)]
+                for pos, rot in _sites(w, seat, bt.name, ctx)]
     return out
 
 
-def _sites(w: World, seat: str, btype: str) -> list[tuple[tuple[float, float], int]]:
+def _sites(w: World, seat: str, btype: str,
+           ctx: production.SiteContext) -> list[tuple[tuple[float, float], int]]:
     """Returns up to SITES_PER_TYPE legal sites for ``btype`` around the seat's range sources."""
     found: list[tuple[tuple[float, float], int]] = []
     sources = [b for b in w.state.buildings.values()
@@ -291,7 +294,7 @@ def _sites(w: World, seat: str, btype: str) -> list[tuple[tuple[float, float], i
                  for dy in range(-12, 13, 3)]
         cands.sort(key=lambda q: (math.dist(q, (cx, cy)), q))
         for pos in cands:
-            if production.construct_problem(w, seat, btype, pos, 0) is None:
+            if production.construct_problem(w, seat, btype, pos, 0, ctx) is None:
                 found.append((pos, 0))
                 if len(found) >= SITES_PER_TYPE:
                     return found

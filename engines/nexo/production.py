@@ -29,14 +29,15 @@ from __future__ import annotations
 
 import math
 
-from shapely.geometry import Point
+from shapely.geometry import Point, Polygon
+from shapely.strtree import STRtree
 
 from engines.core.errors import IllegalMove, shown
 from engines.core.events import Event, event
 from engines.core.words import did_you_mean
 from engines.nexo import economy
 from engines.nexo.data import building_shape
-from engines.nexo.geometry import EPS, Body, base, edge_distance, placement_problem
+from engines.nexo.geometry import ENGAGEMENT, EPS, Body, base, edge_distance, placement_problem
 from engines.nexo.layout import DEPOT_RADIUS
 from engines.nexo.moves import Construct, Produce, fmt_pos
 from engines.nexo.state import Building, Model, Reserve
@@ -183,22 +184,48 @@ def energy_allows_site(w: World, seat: str, btype: str) -> bool:
     return economy.spare_energy(w.state, seat, w.faction) >= bt.energy
 
 
-def construct_problem(w: World, seat: str, btype: str, pos: tuple[float, float], rot: int) -> str | None:
-    """Returns why a site of ``btype`` cannot be placed at ``pos`` (ruling 11), or None."""
-    bt = w.faction.buildings[btype]
-    shape = building_shape(bt, pos[0], pos[1], rot)
-    sources = [b for b in w.state.buildings.values()
-               if b.owner == seat and w.intact(b) and w.faction.buildings[b.type].building_range > 0]
-    if not any(edge_distance(shape, w.body(b)) <= w.faction.buildings[b.type].building_range + EPS
-               for b in sources):
-        return "it must be within 12\" of your functional Headquarters or a Relay"
-    for p in w.terrain.touching(shape):
-        if shape.intersection(p.shape).area > EPS:
-            return f"it would overlap terrain {p.id}"
-    depots = [Point(d.x, d.y).buffer(DEPOT_RADIUS) for d in w.state.depots]
-    others: list[Body] = w.bodies()
-    enemies = w.enemy_bodies(seat)
-    return placement_problem(w.terrain, shape, others, enemies, avoid=depots)
+class SiteContext:
+    """What every site of one player is checked against, gathered once (ruling 11).
+
+    ``legal_moves`` tries many sites in one position; the range sources, depots, bodies
+    and enemies do not change between them, and STRtrees pick out the few bodies near a
+    site. The bodies handed to :func:`placement_problem` keep their board order, so the
+    answer (and the first problem named) is the same as testing every body.
+    """
+
+    def __init__(self, w: World, seat: str) -> None:
+        self.sources = [(w.body(b), w.faction.buildings[b.type].building_range)
+                        for b in w.state.buildings.values()
+                        if b.owner == seat and w.intact(b) and w.faction.buildings[b.type].building_range > 0]
+        self.depots = [Point(d.x, d.y).buffer(DEPOT_RADIUS) for d in w.state.depots]
+        self.others: list[Body] = w.bodies()
+        self.enemies = w.enemy_bodies(seat)
+        self._depot_tree = STRtree(self.depots)
+        self._other_tree = STRtree([o.shape for o in self.others])
+        self._enemy_tree = STRtree([e.shape for e in self.enemies])
+
+    def problem(self, w: World, shape: Polygon) -> str | None:
+        """Returns why a site with footprint ``shape`` cannot be placed, or None."""
+        if not any(edge_distance(shape, body) <= reach + EPS for body, reach in self.sources):
+            return "it must be within 12\" of your functional Headquarters or a Relay"
+        for p in w.terrain.touching(shape):
+            if shape.intersection(p.shape).area > EPS:
+                return f"it would overlap terrain {p.id}"
+        others = [self.others[i] for i in sorted(self._other_tree.query(shape, predicate="intersects"))]
+        depots = [self.depots[i] for i in sorted(self._depot_tree.query(shape, predicate="intersects"))]
+        near = self._enemy_tree.query(shape, predicate="dwithin", distance=ENGAGEMENT + 2 * EPS)
+        enemies = [self.enemies[i] for i in sorted(near)]
+        return placement_problem(w.terrain, shape, others, enemies, avoid=depots)
+
+
+def construct_problem(w: World, seat: str, btype: str, pos: tuple[float, float], rot: int,
+                      ctx: SiteContext | None = None) -> str | None:
+    """Returns why a site of ``btype`` cannot be placed at ``pos`` (ruling 11), or None.
+
+    ``ctx`` may pass a :class:`SiteContext` of the same position and seat, to test many sites.
+    """
+    shape = building_shape(w.faction.buildings[btype], pos[0], pos[1], rot)
+    return (ctx or SiteContext(w, seat)).problem(w, shape)
 
 
 def construct(w: World, seat: str, order: Construct) -> list[Event]:

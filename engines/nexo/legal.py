@@ -293,8 +293,10 @@ def _sites(w: World, seat: str, btype: str,
         cands = [(round(src.x + dx, 1), round(src.y + dy, 1)) for dx in range(-12, 13, 3)
                  for dy in range(-12, 13, 3)]
         cands.sort(key=lambda q: (math.dist(q, (cx, cy)), q))
-        for pos in cands:
-            if production.construct_problem(w, seat, btype, pos, 0, ctx) is None:
+        bt = w.faction.buildings[btype]
+        fits = ctx.fits(w, [production.site_shape(bt, x, y, 0) for x, y in cands])
+        for pos, ok in zip(cands, fits, strict=True):
+            if ok:
                 found.append((pos, 0))
                 if len(found) >= SITES_PER_TYPE:
                     return found

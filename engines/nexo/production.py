@@ -28,7 +28,10 @@ Readings chosen here:
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
+import numpy as np
+import shapely
 from shapely.geometry import Point, Polygon
 from shapely.strtree import STRtree
 
@@ -37,6 +40,7 @@ from engines.core.events import Event, event
 from engines.core.words import did_you_mean
 from engines.nexo import economy
 from engines.nexo.data import building_shape
+from engines.nexo.datatypes import BuildingType
 from engines.nexo.geometry import ENGAGEMENT, EPS, Body, base, edge_distance, placement_problem
 from engines.nexo.layout import DEPOT_RADIUS
 from engines.nexo.moves import Construct, Produce, fmt_pos
@@ -202,6 +206,7 @@ class SiteContext:
         self.enemies = w.enemy_bodies(seat)
         self._depot_tree = STRtree(self.depots)
         self._other_tree = STRtree([o.shape for o in self.others])
+        self._centres = np.array([(o.x, o.y) for o in self.others], dtype=float).reshape(-1, 2)
         self._enemy_tree = STRtree([e.shape for e in self.enemies])
 
     def problem(self, w: World, shape: Polygon) -> str | None:
@@ -218,13 +223,63 @@ class SiteContext:
         return placement_problem(w.terrain, shape, others, enemies, avoid=depots)
 
 
+    def fits(self, w: World, shapes: list[Polygon]) -> np.ndarray:
+        """Returns, for each footprint, whether :meth:`problem` would find none (vectorised).
+
+        The footprints must be axis-aligned rectangles (every site is). The same tests as
+        :meth:`problem`, in bulk, cheapest first and each only on the footprints still
+        standing; impassable ground and barricades are covered by the test against all
+        terrain, which a site may not overlap at all.
+        """
+        arr = np.array(shapes, dtype=object)
+        ok = np.zeros(len(arr), dtype=bool)
+        for body, reach in self.sources:
+            ok |= shapely.distance(arr, body.shape) <= reach + EPS
+        live = np.flatnonzero(ok)
+        ok[live] = shapely.covers(w.terrain.bounds, shapely.buffer(arr[live], -EPS))
+        groups = ((self._other_tree, [o.shape for o in self.others]),
+                  (self._depot_tree, self.depots),
+                  (w.terrain.tree, [p.shape for p in w.terrain.pieces]))
+        for k, (tree, geoms) in enumerate(groups):
+            live = np.flatnonzero(ok)
+            if k == 2 and len(live) and len(self.enemies):  # enemies before the costlier terrain
+                i, j = self._enemy_tree.query(arr[live], predicate="dwithin", distance=ENGAGEMENT + 2 * EPS)
+                if len(i):
+                    enemies = np.array([e.shape for e in self.enemies], dtype=object)
+                    hit = shapely.distance(arr[live][i], enemies[j]) <= ENGAGEMENT + EPS
+                    ok[live[i[hit]]] = False
+                live = np.flatnonzero(ok)
+            if not len(live) or not geoms:
+                continue
+            i, j = tree.query(arr[live], predicate="intersects")
+            if k == 0 and len(i):
+                # A body whose centre lies in the (axis-aligned) site overlaps it by far more
+                # than EPS (bodies are at least 1" across): refused without the costly area.
+                x0, y0, x1, y1 = shapely.bounds(arr[live][i]).T
+                sure = (x0 <= self._centres[j, 0]) & (self._centres[j, 0] <= x1) \
+                    & (y0 <= self._centres[j, 1]) & (self._centres[j, 1] <= y1)
+                ok[live[i[sure]]] = False
+                rest = ~sure & ok[live[i]]
+                i, j = i[rest], j[rest]
+            if len(i):
+                hit = shapely.area(shapely.intersection(arr[live][i], np.array(geoms, dtype=object)[j])) > EPS
+                ok[live[i[hit]]] = False
+        return ok
+
+
+@lru_cache(maxsize=8192)
+def site_shape(bt: BuildingType, x: float, y: float, rot: int) -> Polygon:
+    """Returns a site's footprint (cached: legal_moves tries the same grid every call)."""
+    return building_shape(bt, x, y, rot)
+
+
 def construct_problem(w: World, seat: str, btype: str, pos: tuple[float, float], rot: int,
                       ctx: SiteContext | None = None) -> str | None:
     """Returns why a site of ``btype`` cannot be placed at ``pos`` (ruling 11), or None.
 
     ``ctx`` may pass a :class:`SiteContext` of the same position and seat, to test many sites.
     """
-    shape = building_shape(w.faction.buildings[btype], pos[0], pos[1], rot)
+    shape = site_shape(w.faction.buildings[btype], pos[0], pos[1], rot)
     return (ctx or SiteContext(w, seat)).problem(w, shape)
 
 

@@ -74,18 +74,19 @@ class Terrain:
         self.high_ground = rules.elevation_ignores_light
         self.pieces: list[Piece] = [resolve(p, rules) for p in field.terrain]
         self.by_id: dict[str, Piece] = {p.id: p for p in self.pieces}
-        self._tree = STRtree([p.shape for p in self.pieces])
+        self.tree = STRtree([p.shape for p in self.pieces])
+        """An STRtree over the pieces' footprints, indexed as ``pieces``."""
         difficult = [p.shape for p in self.pieces if p.traits.difficult]
         self.difficult: BaseGeometry = shapely.union_all(difficult) if difficult else Polygon()
         shapely.prepare(self.difficult)
 
     def near(self, geom: BaseGeometry) -> list[Piece]:
         """Returns the pieces whose bounding boxes meet ``geom``'s, in board order."""
-        return [self.pieces[i] for i in sorted(self._tree.query(geom))]
+        return [self.pieces[i] for i in sorted(self.tree.query(geom))]
 
     def touching(self, geom: BaseGeometry) -> list[Piece]:
         """Returns the pieces whose footprints intersect ``geom``."""
-        return [self.pieces[i] for i in sorted(self._tree.query(geom, predicate="intersects"))]
+        return [self.pieces[i] for i in sorted(self.tree.query(geom, predicate="intersects"))]
 
     def at(self, x: float, y: float) -> list[Piece]:
         """Returns the pieces whose footprint holds the point (a model is inside when its centre is)."""

@@ -56,3 +56,25 @@ def test_every_sampled_order_is_accepted_by_play() -> None:
                 for m in moves:
                     Nexo.from_json(saved).play(p, m)
             g.play(p, rng.choice([m for m in moves if m != "concede" and not m.startswith("scrap")]))
+
+
+def test_the_bulk_site_test_agrees_with_construct_problem() -> None:
+    """legal_moves tests sites in bulk (SiteContext.fits); it must agree with the one-by-one test."""
+    from engines.nexo import production
+
+    wall = [{"id": "S1", "type": "sealed", "poly": [[26, 10], [30, 10], [30, 14], [26, 14]]},
+            {"id": "W1", "type": "barricade", "line": [[12, 14], [18, 14]]},
+            {"id": "R1", "type": "ruin", "poly": [[14, 18], [20, 18], [20, 22], [14, 22]]}]
+    b1 = [HQ1, {"id": "A2", "type": "foundry", "x": 12, "y": 6}, {"id": "A3", "type": "relay", "x": 22, "y": 16},
+          {"id": "A4", "type": "generator", "x": 33, "y": 5, "hp": 0}]
+    g = scenario_game([unit("a1", "drudge", 17, 10), unit("a2", "drudge", 23.3, 12)],
+                      [unit("b5", "trooper", 28, 18), unit("b6", "outrider", 10, 21)], phase="production",
+                      b1=b1, terrain=wall)
+    w = g.world()
+    ctx = production.SiteContext(w, "p1")
+    for btype in ("relay", "foundry", "turret", "generator"):
+        bt = w.faction.buildings[btype]
+        cands = [(x / 2, y / 2) for x in range(0, 89, 3) for y in range(0, 70, 3)]
+        fits = ctx.fits(w, [production.site_shape(bt, x, y, 0) for x, y in cands])
+        expect = [production.construct_problem(w, "p1", btype, pos, 0) is None for pos in cands]
+        assert list(fits) == expect and any(expect) and not all(expect)

@@ -18,7 +18,7 @@ from render import render
 
 log = logging.getLogger(__name__)
 
-COGS: tuple[str, ...] = ("cogs.game", "cogs.xisk", "cogs.nxs")
+COGS: tuple[str, ...] = ("cogs.game", "cogs.xisk", "cogs.nxs", "cogs.nexo")
 """Extensions loaded at start-up; each game's cog adds itself here."""
 
 

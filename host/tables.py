@@ -588,7 +588,7 @@ def _option_text(value: Any) -> str:
 
 def _new_commands() -> str:
     """Returns the commands that open a table, e.g. "/xisk new, /nxs new or /game new game:nexo"."""
-    own = {"xisk", "nxs"}  # games with a cog of their own
+    own = {"xisk", "nxs", "nexo"}  # games with a cog of their own
     commands = [f"/{name} new" for name in sorted(GAMES) if name in own]
     commands += [f"/game new game:{name}" for name in sorted(GAMES) if name not in own]
     return ", ".join(commands[:-1]) + f" or {commands[-1]}" if len(commands) > 1 else "/game new"

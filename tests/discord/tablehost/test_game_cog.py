@@ -240,11 +240,15 @@ async def test_every_quick_move_button_posted_can_be_clicked(discord_test: Disco
     await discord_test.slash("game", "start", user="ann")
     for user, move in [("ann", "first me"), ("ann", "done a1"), ("bob", "done b1")]:
         await discord_test.slash("game", "play", user=user, move=move)
-    turn = last_turn_message(discord_test)  # Ann's last ship a2: five legal moves, so five buttons
-    assert all("concede" not in b["custom_id"] for b in turn.buttons())  # never a one-click concession
-    [move] = [b["label"] for b in turn.buttons() if "," in b["custom_id"]][:1]
-    record = await discord_test.click(turn, move, user="ann", timeout=5)
-    assert record.in_time and record.content.startswith("Played `move a2")
+    turn = last_turn_message(discord_test)  # Ann's a2 is active: its board offers Done (and End/Pass if legal)
+    labels = [b["label"] for b in turn.buttons()]
+    assert labels and all(label.split()[0] in {"Done", "Pass", "End"} for label in labels)  # never scrap, concede
+    record = await discord_test.click(turn, labels[0], user="ann", timeout=5)
+    if " now? " in record.content:  # ending with moves left is asked first
+        await discord_test.click(discord_test.ephemerals("ann")[-1], "Yes, play it", user="ann")
+        await discord_test.wait_until(lambda: discord_test.ephemerals("ann")[-1].content.startswith("Played"))
+    else:
+        assert record.in_time and record.content.startswith("Played `")
 
 
 async def test_a_move_command_of_another_game_is_refused_and_changes_nothing(
@@ -422,7 +426,7 @@ async def test_no_game_here_links_the_callers_games_elsewhere_and_names_real_com
     general = discord_test.channel("general").id
     assert record.ephemeral and f"Your games: Tally in <#{general}>." in record.content
     joined = await discord_test.slash("game", "join", user="cy", channel="table-1")
-    assert all(c in joined.content for c in ("/nxs new", "/xisk new", "/game new game:nexo"))
+    assert all(c in joined.content for c in ("/nxs new", "/xisk new", "/nexo new", "/game new game:tally"))
 
 
 async def test_a_stale_button_links_the_live_board(discord_test: DiscordTest, tables) -> None:

@@ -1,0 +1,41 @@
+"""Nexohominis on Discord (a start): /nexo new, its live board, and buttons that never scrap or concede."""
+
+from __future__ import annotations
+
+import random
+
+from host.tables import Tables
+from tests.discord.tablehost.helpers import pictures
+from tests.fakediscord.api import DiscordTest
+
+NAMES = {"Ann": "ann", "Bob": "bob"}
+
+
+async def test_a_nexo_game_opens_plays_and_offers_only_done_pass_and_end_buttons(
+    discord_test: DiscordTest, tables: Tables
+) -> None:
+    dt = discord_test
+    record = await dt.slash("nexo", "new", user="ann", battlefield="crossroads", round_limit=3)
+    assert record.content == "Done."
+    await dt.slash("game", "join", user="bob")
+    await dt.slash("game", "start", user="ann")
+    channel = str(dt.channel("general").id)
+    rng = random.Random(4)
+    offered = False
+    for _ in range(25):
+        table = await tables.table(channel)
+        if table.game.is_over:
+            break
+        actor = table.game.to_act()[0]
+        moves = [m for m in table.game.legal_moves(actor) if m.split()[0] not in {"concede", "scrap", "end", "pass"}]
+        move = rng.choice(moves or table.game.legal_moves(actor))
+        played = await dt.slash("game", "play", user=NAMES[actor], move=move)
+        if played.content.endswith("Play it?") or " now? " in played.content:
+            await dt.click(dt.ephemerals(NAMES[actor])[-1], "Yes, play it", user=NAMES[actor])
+        for message in dt.messages("general"):
+            assert all(b["label"].split()[0] in {"Done", "Pass", "End"} for b in message.buttons())
+            offered |= bool(message.buttons())
+    assert offered  # a Done, Pass or End button was offered on the live board
+    boards = pictures(dt.messages("general"))
+    assert boards and all(b.files[0].image().format == "PNG" for b in boards)
+    assert (await tables.table(channel)).row.version >= 10

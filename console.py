@@ -97,7 +97,7 @@ class Console:
             seat = self._seat(table, who) if who else (game.to_act() or [""])[0]
             if not seat:
                 raise GameError("Say whose hand: 'hand <player>'.")
-            secret = secret_part(game, seat, game.view(None))
+            secret = secret_part(game, seat)
             self.say(describe_secret(table.row.game, secret))
         elif word == "board":
             self.pictures.mkdir(parents=True, exist_ok=True)

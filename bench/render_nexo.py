@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from timing import interleaved_medians
 
 from engines import GAMES
 from render.common import to_png
@@ -56,17 +57,6 @@ def with_marks(view: dict[str, Any]) -> dict[str, Any]:
                                                     [m["x"], m["y"]]]}
         view["last_attack"] = {"attacker": ann, "target": bob, "result": "1 hit: 2 damage"}
     return view
-
-
-def interleaved_medians(first: Any, second: Any, runs: int) -> tuple[float, float]:
-    """Returns the median wall times (ms) of ``first()`` and ``second()``, timed turn about."""
-    times: tuple[list[float], list[float]] = ([], [])
-    for _ in range(runs):
-        for fn, out in ((first, times[0]), (second, times[1])):
-            t = time.perf_counter()
-            fn()
-            out.append(time.perf_counter() - t)
-    return statistics.median(times[0]) * 1000, statistics.median(times[1]) * 1000
 
 
 def main() -> None:

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from timing import interleaved_medians
 
 from engines.xisk.board import load_board
 from render.common import to_png
@@ -60,20 +61,6 @@ def hand_made_view() -> dict[str, Any]:
                         "defender_dice": [5, 3], "attacker_losses": 1, "defender_losses": 1},
         "eliminated": [], "winner": None,
     }
-
-
-def interleaved_medians(first: Any, second: Any, runs: int) -> tuple[float, float]:
-    """Returns the median wall times (ms) of ``first()`` and ``second()``, timed turn about.
-
-    Alternating the two keeps a busy machine's slow spells from landing on one side only.
-    """
-    times: tuple[list[float], list[float]] = ([], [])
-    for _ in range(runs):
-        for fn, out in ((first, times[0]), (second, times[1])):
-            t = time.perf_counter()
-            fn()
-            out.append(time.perf_counter() - t)
-    return statistics.median(times[0]) * 1000, statistics.median(times[1]) * 1000
 
 
 def main() -> None:

@@ -204,7 +204,7 @@ async def play_move(
         if await ask_first(interaction, move, game):
             return
     if button is not None:
-        row = await bot.tables.store.active_game(channel_id)
+        row = await bot.tables.store.active_game(channel_id, snapshot=False)
         stale = None
         if row is None or row.id != button[0] or row.status is not Status.RUNNING:
             stale = "This game has ended."

@@ -148,50 +148,47 @@ async def _announce(bot: Tablehost, out: Outbox, late: bool) -> None:
         if out.picture and out.view is not None:
             await show_board(bot, channel, out, table if current else None, late=late)
         else:
-            await post_public(bot, channel, out, None, late=late)
+            await post_public(bot, channel, out, late=late)
             if out.finished:
                 await board.retire(bot, channel, out.game_id)
         out.receipt["board"] = True
     await send_hands(bot, channel, out, title=title)
 
 
+def heading(out: Outbox, *, late: bool) -> tuple[list[str], discord.AllowedMentions]:
+    """Returns the lines that ping (whoever must act now; the actor of a late announcement) and who they ping."""
+    lines, pinged = [], [discord.Object(int(uid)) for uid in out.mention]
+    if out.mention:
+        lines.append(mention_line(out.mention))
+    note = late_note(out) if late else None
+    if note:
+        lines.append(note)
+        pinged.append(discord.Object(int(out.actor_id or 0)))
+    return lines, discord.AllowedMentions(users=pinged, everyone=False, roles=False)
+
+
+def escaped_text(out: Outbox) -> str:
+    """Returns the public text with display names shown as typed, never as formatting or a ping."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(public_text(out)))
+
+
 async def show_board(
     bot: Tablehost, channel: discord.abc.Messageable, out: Outbox, table: Table | None, *, late: bool
 ) -> None:
     """Shows a move's announcement on the game's live board (see :mod:`cogs.board`)."""
-    text = discord.utils.escape_mentions(discord.utils.escape_markdown(public_text(out)))
-    head_lines = []
-    pinged = [discord.Object(int(uid)) for uid in out.mention]
-    if out.mention:
-        head_lines.append(mention_line(out.mention))
-    note = late_note(out) if late else None
-    if note:
-        head_lines.append(note)
-        pinged.append(discord.Object(int(out.actor_id or 0)))
-    pings = discord.AllowedMentions(users=pinged, everyone=False, roles=False)
-    lines = [line for line in text.splitlines() if line.strip()]
-    await board.show(bot, channel, out, table, lines, head="\n".join(head_lines), pings=pings)
+    head, pings = heading(out, late=late)
+    lines = [line for line in escaped_text(out).splitlines() if line.strip()]
+    await board.show(bot, channel, out, table, lines, head="\n".join(head), pings=pings)
 
 
-async def post_public(
-    bot: Tablehost, channel: discord.abc.Messageable, out: Outbox, table: Table | None, *, late: bool = False
-) -> None:
+async def post_public(bot: Tablehost, channel: discord.abc.Messageable, out: Outbox, *, late: bool = False) -> None:
     """Posts a lobby change's text (and ping) in the channel.
 
     Each message has a nonce, and its id goes into ``out.receipt["channel"]``:
     a retry posts only what is missing, and Discord drops a repeat of the same nonce.
     """
-    # names are display names: shown as typed, never as formatting (a "# Big" heading) or a ping
-    text = discord.utils.escape_mentions(discord.utils.escape_markdown(public_text(out)))
-    if out.mention:
-        text = f"{text}\n{mention_line(out.mention)}" if text else mention_line(out.mention)
-    pinged = [discord.Object(int(uid)) for uid in out.mention]
-    note = late_note(out) if late else None
-    if note:
-        text = f"{text}\n{note}" if text else note
-        pinged.append(discord.Object(int(out.actor_id or 0)))
-    pings = discord.AllowedMentions(users=pinged, everyone=False, roles=False)
-    pieces = chunks(text)
+    head, pings = heading(out, late=late)
+    pieces = chunks("\n".join(line for line in [escaped_text(out), *head] if line))
     posted: list[int] = out.receipt.setdefault("channel", [])
     for n, piece in enumerate(pieces):
         if n < len(posted):

@@ -14,9 +14,10 @@ instead of repeating them; the receipt is saved when a delivery fails midway.
 >>> import asyncio
 >>> sent = []
 >>> async def send(out, late): sent.append((out.id, late))
->>> class Store:                       # the two calls a deliverer needs of a store
+>>> class Store:                       # what a deliverer needs of a store
 ...     async def pending(self, **k): return []
 ...     async def is_delivered(self, outbox_id): return False
+...     async def save_receipt(self, outbox_id, receipt): pass
 ...     async def delivered(self, outbox_id, receipt): pass
 >>> from host.outbox import Outbox
 >>> out = Outbox(game_id=1, game="tally", channel_id="9", id=4)
@@ -65,6 +66,8 @@ class OutboxStore(Protocol):
     ) -> list[Outbox]: ...
 
     async def is_delivered(self, outbox_id: int) -> bool: ...
+
+    async def save_receipt(self, outbox_id: int, receipt: dict[str, Any]) -> None: ...
 
     async def delivered(self, outbox_id: int, receipt: dict[str, Any]) -> None: ...
 
@@ -122,9 +125,8 @@ class Deliverer:
         return True
 
     async def _save_receipt(self, out: Outbox) -> None:
-        save = getattr(self.store, "save_receipt", None)
-        if save is not None and out.id is not None:
-            await save(out.id, out.receipt)
+        if out.id is not None:
+            await self.store.save_receipt(out.id, out.receipt)
 
     async def sweep(self, *, older_than: float | None = None) -> int:
         """Delivers everything still pending, oldest first; returns how many were sent.

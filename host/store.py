@@ -468,12 +468,10 @@ class Store:
 
     async def games_of(self, player_id: str) -> list[GameRow]:
         """Returns the games in a lobby or running where a player is seated (without snapshots)."""
-        heads = "g.id, g.guild_id, g.channel_id, g.game, g.status, g.creator_id, g.options, g.seed," \
-            " NULL AS snapshot, g.version, g.broken, g.created_at, g.updated_at"
         rows = await self._run(
             lambda db: db.execute(
-                f"SELECT {heads} FROM games g JOIN seats s ON s.game_id = g.id"
-                " WHERE s.player_id = ? AND g.status IN ('lobby', 'running') ORDER BY g.updated_at DESC",
+                f"SELECT {_HEAD} FROM games WHERE status IN ('lobby', 'running')"
+                " AND id IN (SELECT game_id FROM seats WHERE player_id = ?) ORDER BY updated_at DESC",
                 (player_id,),
             ).fetchall()
         )

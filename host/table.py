@@ -78,6 +78,6 @@ def seat_name(display: str, taken: set[str]) -> str:
     return name
 
 
-def secret_part(game: Game, player: str, public: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Returns what ``view(player)`` holds that the spectator view does not (``public`` is not needed)."""
+def secret_part(game: Game, player: str) -> dict[str, Any]:
+    """Returns what ``view(player)`` holds that the spectator view does not."""
     return game.private_view(player) if game.HAS_SECRETS else {}

@@ -431,12 +431,7 @@ class Tables:
         row = await self.store.game(game_id, snapshot=False)
         if row is None or row.seed is None:
             raise Refusal(f"Game {game_id} has not started.")
-        seats = await self.store.seats(game_id)
-        names = {s.player_id: s.name for s in seats}
-        game = GAMES[row.game].new([s.name for s in seats], row.seed, row.options)
-        for m in effective_moves(await self.store.moves(game_id)):
-            game.play(names[m.player_id], m.move)
-        return game
+        return _replayed(row, await self.store.seats(game_id), effective_moves(await self.store.moves(game_id)))
 
     async def undo(self, channel_id: str, person: Person, *, interaction_id: str | None = None) -> Outbox:
         """Takes back the caller's last move, when nobody has acted since and it revealed nothing.
@@ -454,10 +449,7 @@ class Tables:
             if not standing or standing[-1].player_id != person.id:
                 raise Refusal("Only your own last move can be taken back, and only before anyone else acts.")
             last = standing[-1]
-            names = {s.player_id: s.name for s in table.seats}
-            before = GAMES[row.game].new([s.name for s in table.seats], row.seed or 0, row.options)
-            for m in standing[:-1]:
-                before.play(names[m.player_id], m.move)
+            before = _replayed(row, table.seats, standing[:-1])
             why = undo_refusal(before, game, name)
             if why:
                 raise Refusal(f"`{last.move}` cannot be taken back: {why}.")
@@ -559,6 +551,15 @@ class Tables:
             actor_id=actor.id if actor else None,
             **fields,
         )
+
+
+def _replayed(row: GameRow, seats: list[Seat], moves: list[MoveRow]) -> Game:
+    """Returns the game rebuilt from its seed, seats and options by playing ``moves``."""
+    names = {s.player_id: s.name for s in seats}
+    game = GAMES[row.game].new([s.name for s in seats], row.seed or 0, row.options)
+    for m in moves:
+        game.play(names[m.player_id], m.move)
+    return game
 
 
 class _AlreadyPlayed(Refusal):

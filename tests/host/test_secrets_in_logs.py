@@ -10,21 +10,10 @@ import pytest
 
 from host.store import Store
 from host.tables import Person, Tables
+from tests.support.logs import Everything
 
 GAMES_PLAYED = 100
 MOVES_EACH = 70  # the claims, the deal, and into the first turns: redeems, battles, cards drawn
-
-
-class Everything(logging.Handler):
-    """Keeps every record of every logger, formatted as a log file would hold it."""
-
-    def __init__(self) -> None:
-        super().__init__(level=logging.DEBUG)
-        self.setFormatter(logging.Formatter("%(name)s %(levelname)s %(message)s"))
-        self.lines: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.lines.append(self.format(record))
 
 
 @pytest.fixture

@@ -12,18 +12,7 @@ import bot
 from host.tables import Tables
 from tests.discord.tablehost.test_xisk_cog import CARD, choose, held_cards, play, table_of
 from tests.fakediscord.api import DiscordTest
-
-
-class Everything(logging.Handler):
-    """Keeps every record of every logger, formatted as a log file would hold it."""
-
-    def __init__(self) -> None:
-        super().__init__(level=logging.DEBUG)
-        self.setFormatter(logging.Formatter("%(name)s %(levelname)s %(message)s"))
-        self.lines: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.lines.append(self.format(record))
+from tests.support.logs import Everything
 
 
 @pytest.fixture

@@ -7,6 +7,8 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -86,21 +88,33 @@ def _read_only_copy(tmp_path: Path) -> tuple[Path, dict[str, object]]:
     path.chmod(0o444)
     folder.chmod(0o555)
     if os.geteuid() == 0:  # root writes any file: run the bot as nobody, who cannot
-        venv = Path(sys.executable).parent
-        if not all(p.stat().st_mode & 0o005 == 0o005 for p in (ROOT, *ROOT.parents, venv)):
-            pytest.skip(f"running as root, and {ROOT} is not readable by 'nobody' to run the bot read-only")
         return path, {"user": "nobody", "group": "nogroup"}
     return path, {}
+
+
+@contextmanager
+def readable_by_others(*paths: Path) -> Iterator[None]:
+    """Lets other users read and enter ``paths`` and their parents for a while (a clone may sit in a 700 folder)."""
+    folders = {f for p in paths for f in (p, *p.parents)}
+    changed = {f: f.stat().st_mode for f in folders if f.stat().st_mode & 0o005 != 0o005}
+    for folder, mode in changed.items():
+        folder.chmod(mode | 0o005)
+    try:
+        yield
+    finally:
+        for folder, mode in changed.items():
+            folder.chmod(mode)
 
 
 def test_a_start_on_a_read_only_database_exits_2_naming_the_file(tmp_path: Path) -> None:
     path, who = _read_only_copy(tmp_path)
     env = {**os.environ, "DISCORD_TOKEN": "not-used", "TABLEHOST_DB": str(path), "PYTHONDONTWRITEBYTECODE": "1"}
     try:
-        done = subprocess.run(
-            [sys.executable, str(ROOT / "bot.py")], env=env, cwd=path.parent, capture_output=True, text=True,
-            timeout=60, **who,  # type: ignore[call-overload]
-        )
+        with readable_by_others(ROOT, Path(sys.executable).parent):
+            done = subprocess.run(
+                [sys.executable, str(ROOT / "bot.py")], env=env, cwd=path.parent, capture_output=True, text=True,
+                timeout=60, **who,  # type: ignore[call-overload]
+            )
     finally:
         path.parent.chmod(0o755)
     assert done.returncode == 2, done.stderr

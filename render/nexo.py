@@ -18,6 +18,10 @@ The disc's centre is always the owner's colour (:func:`to_px` maps inches to pix
 picture can be checked by sampling it. Model ids, HP and who is to act are at least 9 px tall
 in Discord's 550-px preview; ``labels`` records them (roles ``model``, ``hp``, ``to_act``).
 
+With ``overlay`` (``/nexo show <unit>``: its Move and Dash squares, weapon ranges and sight lines,
+:mod:`render.nexo_overlay`), the picture keeps its size and gains that unit's reach shaded, its
+ranges as rings, lines to the targets it sees coloured by cover and a caption in the panel.
+
 Marks: ``last_move`` (``{"model": id, "path": [[x, y], ...]}``) and ``last_attack``
 (``{"attacker": id, "target": id, "result": text}``, or ``"from"``/``"to"`` points) override
 the view's keys of the same names.
@@ -25,15 +29,14 @@ the view's keys of the same names.
 
 from __future__ import annotations
 
-import json
 import math
-from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
+from render import nexo_overlay
 from render.common import INK, MUTED, Colour, Labels, PlayerStyle, fit, player_style, to_png, write
-from render.nexo_field import DATA, DEPOT, HATCH, TERRAIN_STYLES, Geometry, static_layer
+from render.nexo_field import DEPOT, HATCH, TERRAIN_STYLES, Geometry, faction, static_layer, token_radius
 
 __all__ = ["Geometry", "draw", "geometry", "render", "to_px"]
 
@@ -46,15 +49,6 @@ ATTACK: Colour = (255, 80, 64)
 WIA: Colour = (213, 36, 36)
 BLACKOUT: Colour = (255, 90, 70)
 ABBREV = {"headquarters": "HQ", "generator": "GEN", "foundry": "FDY", "turret": "TUR", "relay": "RLY"}
-
-
-@lru_cache(maxsize=1)
-def faction() -> dict[str, Any]:
-    """Returns ``data/nexo/faction_default.json`` (units and buildings), empty when unreadable."""
-    try:
-        return dict(json.loads((DATA / "faction_default.json").read_text()))
-    except (OSError, ValueError):
-        return {}
 
 
 def geometry(view: dict[str, Any]) -> Geometry:
@@ -87,22 +81,36 @@ def to_act(view: dict[str, Any]) -> str | None:
 
 
 def draw(view: dict[str, Any], *, labels: Labels | None = None, last_move: dict[str, Any] | None = None,
-         last_attack: dict[str, Any] | None = None, **_: Any) -> Image.Image:
-    """Returns the finished RGB picture of ``view`` before encoding; ``labels`` records the texts."""
+         last_attack: dict[str, Any] | None = None, overlay: dict[str, Any] | None = None, **_: Any) -> Image.Image:
+    """Returns the finished RGB picture of ``view`` before encoding; ``labels`` records the texts.
+
+    ``overlay`` (``/nexo show <unit>``, see :mod:`render.nexo_overlay`) adds a unit's reach, ranges
+    and sight lines: shading and rings over the terrain, lines under the tokens, labels on top.
+    """
     geo = geometry(view)
     image = static_layer(view).copy()
     pen = ImageDraw.Draw(image)
     styles = _styles(view)
+    shown = nexo_overlay.shown(view, overlay, geo, styles) if overlay else None
+    if shown:
+        nexo_overlay.draw_under(image, pen, geo, shown)
     for bid, b in (view.get("buildings") or {}).items():
         _building(image, pen, geo, bid, b, styles, labels)
     models = view.get("models") or {}
+    if shown:
+        nexo_overlay.draw_lines(pen, geo, shown)
     _last_move(pen, geo, last_move or view.get("last_move"), models)
     for mid, m in models.items():
         _tag(pen, geo, mid, m, styles, labels)
     for m in models.values():
         _token(pen, geo, m, styles)
     _last_attack(pen, geo, last_attack or view.get("last_attack"), models, view.get("buildings") or {}, labels)
-    _panel(pen, geo, view, styles, labels)
+    if shown:
+        nexo_overlay.draw_labels(pen, geo, shown, labels)
+    bottom = _panel(pen, geo, view, styles, labels)
+    if shown:
+        bottom = min(bottom, geo.picture_h - 0.8 * geo.s - nexo_overlay.KEY_HEIGHT)
+        nexo_overlay.draw_key(pen, shown, geo.panel_x + 0.6 * geo.s, bottom, labels)
     _legend(pen, geo, labels)
     return image
 
@@ -122,7 +130,7 @@ def _building(image: Image.Image, pen: ImageDraw.ImageDraw, geo: Geometry, bid: 
     x, y = float(b["x"]), float(b["y"])
     (ax, ay), (bx, by) = geo.to_px(x + w / 2, y - d / 2), geo.to_px(x - w / 2, y + d / 2)
     box = (min(ax, bx), min(ay, by), max(ax, bx), max(ay, by))
-    st = styles.get(b.get("owner"), (0, player_style(0)))[1]
+    st = styles.get(str(b.get("owner")), (0, player_style(0)))[1]
     cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
     s = geo.s
     if b.get("wreck"):
@@ -138,7 +146,7 @@ def _building(image: Image.Image, pen: ImageDraw.ImageDraw, geo: Geometry, bid: 
     if not complete:
         step = round(0.6 * s)
         for k in range(int(box[0]) - int(box[3] - box[1]), int(box[2]), step):
-            x0, y0, x1, y1 = k, box[3], k + (box[3] - box[1]), box[1]
+            x0, y0, x1, y1 = float(k), box[3], k + (box[3] - box[1]), box[1]
             if x0 < box[0]:
                 y0, x0 = box[3] - (box[0] - x0), box[0]
             if x1 > box[2]:
@@ -195,16 +203,11 @@ def _chips(pen: ImageDraw.ImageDraw, geo: Geometry, at: tuple[float, float], ide
     write(pen, labels, (*roles, "hp"), (mid + pad, ym), hp, size, INK, anchor="lm")
 
 
-def _radius(m: dict[str, Any], geo: Geometry) -> float:
-    base = float(faction().get("units", {}).get(str(m.get("type")), {}).get("base_radius", 0.5))
-    return max(base, 0.55) * geo.s
-
-
 def _tag(pen: ImageDraw.ImageDraw, geo: Geometry, mid: str, m: dict[str, Any],
          styles: dict[str, tuple[int, PlayerStyle]], labels: Labels | None) -> None:
-    st = styles.get(m.get("owner"), (0, player_style(0)))[1]
+    st = styles.get(str(m.get("owner")), (0, player_style(0)))[1]
     x, y = geo.to_px(float(m["x"]), float(m["y"]))
-    r = _radius(m, geo)
+    r = token_radius(m, geo)
     _chips(pen, geo, (x, y - r - 3), mid, str(m.get("hp", "?")), st, labels, ("model",), anchor_bottom=True)
     full = int(faction().get("units", {}).get(str(m.get("type")), {}).get("hp") or m.get("hp") or 1)
     _bar(pen, (x - 0.9 * geo.s, y + r + 3, x + 0.9 * geo.s, y + r + 3 + 0.38 * geo.s),
@@ -219,9 +222,9 @@ def _tag(pen: ImageDraw.ImageDraw, geo: Geometry, mid: str, m: dict[str, Any],
 
 def _token(pen: ImageDraw.ImageDraw, geo: Geometry, m: dict[str, Any],
            styles: dict[str, tuple[int, PlayerStyle]]) -> None:
-    st = styles.get(m.get("owner"), (0, player_style(0)))[1]
+    st = styles.get(str(m.get("owner")), (0, player_style(0)))[1]
     x, y = geo.to_px(float(m["x"]), float(m["y"]))
-    r = _radius(m, geo)
+    r = token_radius(m, geo)
     if m.get("overwatch"):
         pen.ellipse((x - r - 6, y - r - 6, x + r + 6, y + r + 6), outline=LAST, width=3)
     pen.ellipse((x - r, y - r, x + r, y + r), fill=st.fill, outline=(0, 0, 0), width=3)
@@ -273,7 +276,7 @@ def _last_attack(pen: ImageDraw.ImageDraw, geo: Geometry, attack: dict[str, Any]
     ends = []
     for ref in (attack.get("attacker"), attack.get("target")):
         m = models.get(ref) if isinstance(ref, str) else None
-        ends.append((_radius(m, geo) + 8) if m else 0.0)
+        ends.append((token_radius(m, geo) + 8) if m else 0.0)
     span = math.dist(pa, pb)
     if span <= sum(ends) + 4:
         return
@@ -291,7 +294,8 @@ def _last_attack(pen: ImageDraw.ImageDraw, geo: Geometry, attack: dict[str, Any]
 # -- panel and legend -------------------------------------------------------------------
 
 def _panel(pen: ImageDraw.ImageDraw, geo: Geometry, view: dict[str, Any],
-           styles: dict[str, tuple[int, PlayerStyle]], labels: Labels | None) -> None:
+           styles: dict[str, tuple[int, PlayerStyle]], labels: Labels | None) -> float:
+    """Draws the round, who acts and each player's card; returns the y below the last card."""
     s, x0, w = geo.s, geo.panel_x + 0.6 * geo.s, geo.panel_w - 1.2 * geo.s
     y = geo.top + 0.5 * s
     acting = to_act(view)
@@ -332,6 +336,7 @@ def _panel(pen: ImageDraw.ImageDraw, geo: Geometry, view: dict[str, Any],
             pen.rectangle((x0 + 4, line + 2, x0 + w - 4, line + 44), fill=BLACKOUT, outline=(0, 0, 0), width=2)
             write(pen, labels, "blackout", (x0 + w / 2, line + 23), "BLACKOUT", 34, (0, 0, 0), anchor="mm")
         y = top + card_h + 0.6 * s
+    return y
 
 
 LEGEND = [("ruin", "Ruin (Obscuring)"), ("crater", "Crater"), ("rubble", "Rubble"), ("debris", "Debris"),

@@ -73,6 +73,28 @@ def zone_depth(battlefield: str) -> float:
         return 12.0
 
 
+@lru_cache(maxsize=1)
+def faction() -> dict[str, Any]:
+    """Returns ``data/nexo/faction_default.json`` (units and buildings), empty when unreadable."""
+    try:
+        return dict(json.loads((DATA / "faction_default.json").read_text()))
+    except (OSError, ValueError):
+        return {}
+
+
+def base_radius(m: dict[str, Any]) -> float:
+    """Returns the radius in inches of a model's base (its unit type's, else 0.5")."""
+    try:
+        return float(faction().get("units", {}).get(str(m.get("type")), {}).get("base_radius", 0.5))
+    except (TypeError, ValueError):
+        return 0.5
+
+
+def token_radius(m: dict[str, Any], geo: Geometry) -> float:
+    """Returns the radius in picture pixels of a model's disc (its base, at least 0.55")."""
+    return max(base_radius(m), 0.55) * geo.s
+
+
 def obscuring(piece: dict[str, Any]) -> bool:
     """Returns True when the piece's type is Obscuring (hatched)."""
     return bool(terrain_types().get(str(piece.get("type")), {}).get("obscuring"))
@@ -242,10 +264,10 @@ def _layer(key: str) -> Image.Image:
         _terrain(image, pen, geo, piece)
     for d in depots:
         cx, cy = geo.to_px(float(d["x"]), float(d["y"]))
-        r = 0.9 * s
-        diamond = [(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)]
+        half = 0.9 * s
+        diamond = [(cx, cy - half), (cx + half, cy), (cx, cy + half), (cx - half, cy)]
         pen.polygon(diamond, fill=DEPOT, outline=DEPOT_RIM, width=3)
-        pen.text((cx, cy + r + 2), str(d.get("id", "")), font=font(round(0.75 * s)), fill=DEPOT, anchor="ma",
+        pen.text((cx, cy + half + 2), str(d.get("id", "")), font=font(round(0.75 * s)), fill=DEPOT, anchor="ma",
                  stroke_width=2, stroke_fill=DEPOT_RIM)
     pen.rectangle((x0, y0, x1, y1), outline=(20, 22, 26), width=3)
     pen.rectangle((geo.panel_x, geo.top, geo.panel_x + geo.panel_w, geo.picture_h - 0.8 * s), fill=PANEL)

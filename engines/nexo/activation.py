@@ -113,24 +113,41 @@ def play_order(w: World, rng: Rng, seat: str, order: Order, phase: str) -> list[
     return events
 
 
-def _go(w: World, rng: Rng, piece: Model | Building, order: Go) -> list[Event]:
+def allowance(w: World, m: Model, *, dash: bool = False) -> float:
+    """Returns how far ``m`` may move now: its Move with WIA effects (core §12), plus 3" for a Dash."""
+    eff = w.wia(m)
+    return max(0.0, w.unit_type(m).move + (eff.move if eff else 0.0)) + (DASH if dash else 0.0)
+
+
+def move_problem(w: World, piece: Model | Building, *, dash: bool) -> str | None:
+    """Returns why ``piece`` cannot take a Movement Action (a Dash when ``dash``) now, or None.
+
+    Eligibility is :func:`begin`'s: this only looks at what the piece has done.
+    """
     if not isinstance(piece, Model):
-        raise IllegalMove(f"{piece.id} is a building and cannot move.")
+        return f"{piece.id} is a building and cannot move"
     ut = w.unit_type(piece)
-    dash = order.verb == "dash"
     if piece.moved:
-        raise IllegalMove(f"{piece.id} has already used its Movement Action.")
+        return f"{piece.id} has already used its Movement Action"
     if dash and piece.shot:
-        raise IllegalMove(f"{piece.id} has shot or entered Overwatch and cannot Dash (core §16.5).")
+        return f"{piece.id} has shot or entered Overwatch and cannot Dash (core §16.5)"
     if ut.is_worker and dash:
-        raise IllegalMove(f"{piece.id} is a worker: workers do not Dash.")
+        return f"{piece.id} is a worker: workers do not Dash"
     if ut.is_worker and piece.attacked:
-        raise IllegalMove(f"{piece.id} has used its ability and cannot move any more.")
-    eff = w.wia(piece)
-    allowance = max(0.0, ut.move + (eff.move if eff else 0.0)) + (DASH if dash else 0.0)
+        return f"{piece.id} has used its ability and cannot move any more"
+    return None
+
+
+def _go(w: World, rng: Rng, piece: Model | Building, order: Go) -> list[Event]:
+    dash = order.verb == "dash"
+    problem = move_problem(w, piece, dash=dash)
+    if problem:
+        raise IllegalMove(problem + ".")
+    assert isinstance(piece, Model)
+    ut = w.unit_type(piece)
     plan = plan_move(w.terrain, w.body(piece), order.path, w.bodies(),
                      pathfinder="pathfinder" in ut.abilities)
-    check_move(plan, allowance, piece.id)
+    check_move(plan, allowance(w, piece, dash=dash), piece.id)
     piece.x, piece.y = plan.end
     piece.moved, piece.dashed = True, dash
     verb = "dashes" if dash else "moves"

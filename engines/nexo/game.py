@@ -24,6 +24,9 @@ Readings chosen here:
 - ``scrap`` is allowed in any phase but the Initiative Phase, outside an activation.
 - Ruling 16's automatic skip ends an activation as soon as ``done`` is its only legal order
   (a worker that moved with no ability in reach, a unit that Dashed with no one to Fight).
+- A "toward" form (``move a1 toward K1``, ``dash a5 cover``) is resolved to one end position
+  before it is played (:mod:`engines.nexo.toward`); the order returned and logged is the
+  resolved ``move a1 x,y``, so a replay plays exactly the same move.
 - ``harvest all`` (ruling 16) plays, in id order, each worker that can reach a depot with
   room (nearest first) this activation: a move beside the depot if needed, then ``harvest``.
   It goes on only while the turn stays with the player (strict alternation), so with enemy
@@ -39,7 +42,7 @@ from typing import Any
 from engines.core import JSON, Event, Game, GameError, IllegalMove, event, shown
 from engines.core.reader import show_value
 from engines.core.rng import Rng
-from engines.nexo import economy, legal, production, rounds
+from engines.nexo import economy, legal, production, rounds, toward
 from engines.nexo.activation import finish, play_order
 from engines.nexo.checks import check_state
 from engines.nexo.data import default_ruleset
@@ -53,6 +56,7 @@ from engines.nexo.moves import (
     Go,
     Move,
     Produce,
+    Toward,
     Unary,
     Word,
     parse_move,
@@ -226,11 +230,11 @@ class Nexo(Game):
                 raise IllegalMove(f"{s.active} is activating: finish it before scrapping.")
             events = production.scrap(w, seat, move.unit)
             return f"scrap {events[0]['unit']}", events + rounds.settle(w)
-        if isinstance(move, Go | Attack | Unary | Ability):
+        if isinstance(move, Go | Toward | Attack | Unary | Ability):
             if s.phase not in (Phase.WORKER, Phase.ACTION):
                 raise IllegalMove(f"'{shown(str(move))}' is an activation order: units activate in the Worker "
                                   "and Action Phases.")
-            move = _resolved(w, move)
+            move = toward.resolve(w, seat, move) if isinstance(move, Toward) else _resolved(w, move)
             events = play_order(w, rng, seat, move, s.phase.value)
             canonical = str(move)
             if s.active is not None and legal.only_done(w, w.piece(s.active)):
@@ -321,6 +325,15 @@ class Nexo(Game):
             "depots": [{"id": d.id, "x": d.x, "y": d.y} for d in s.depots],
             "winners": self.winners,
         }
+
+    # -- for suggestions and pictures ------------------------------------------------
+
+    def toward_forms(self, player: str, unit_id: str) -> list[tuple[str, str]]:
+        """Returns the (label, order) "toward" forms ``player`` may order ``unit_id`` now
+        (:func:`engines.nexo.legal.toward_forms`); empty for someone not playing."""
+        if player not in self.players:
+            return []
+        return legal.toward_forms(self.world(), self._seat(player), unit_id)
 
     # -- persistence ------------------------------------------------------------------
 

@@ -12,6 +12,11 @@ Readings chosen here:
   gives a move), as far as the allowance and the terrain permit (the full step, else half
   of it), and stop short of the goal; one Dash, towards the first goal beyond the Move.
   A piece hemmed in towards every goal gets a 2" step in the first open compass direction.
+- :func:`toward_forms` offers, per unit, "toward" forms (:mod:`engines.nexo.toward`): workers
+  toward their three nearest depots and nearest own site, other units toward their three
+  nearest enemy units and nearest enemy building; each as a Move, and as a Dash when the
+  Dash ends further on; and one ``cover`` form, a Dash only when no Move reaches cover.
+  The sample itself holds only canonical orders, never these forms.
 - ``scrap`` appears once (the player's cheapest unit, else a site), ``concede`` always;
   ``harvest all`` whenever some worker of the player can harvest this activation.
 """
@@ -24,12 +29,12 @@ from collections.abc import Iterable, Iterator
 from shapely.geometry import Point
 
 from engines.core.errors import IllegalMove
-from engines.nexo import economy, production
-from engines.nexo.activation import DASH
+from engines.nexo import economy, production, toward
+from engines.nexo.activation import DASH, allowance, move_problem
 from engines.nexo.attacks import attack_problem, weapons_of
 from engines.nexo.geometry import EPS, Body, check_move, edge_distance, plan_move
 from engines.nexo.layout import DEPOT_RADIUS
-from engines.nexo.moves import fmt_pos
+from engines.nexo.moves import Toward, fmt_pos
 from engines.nexo.state import Building, Model, Phase, other
 from engines.nexo.world import World
 
@@ -76,22 +81,21 @@ def harvest_plan(w: World, m: Model) -> list[str] | None:
     params = w.faction.abilities["harvest"].params
     reach, cap = float(params.get("reach", 1)), int(params.get("per_depot", 2))
     ut = w.unit_type(m)
-    eff = w.wia(m)
-    allowance = max(0.0, ut.move + (eff.move if eff else 0.0))
+    reach_now = allowance(w, m)
     bodies = w.bodies()
     for d in sorted(s.depots, key=lambda d: (math.dist((m.x, m.y), (d.x, d.y)), d.id)):
         if s.harvests.get(f"{m.owner}:{d.id}", 0) >= cap:
             continue
         if edge_distance(body, Point(d.x, d.y).buffer(DEPOT_RADIUS)) <= reach + EPS:
             return [f"harvest {m.id} {d.id}"]
-        if m.moved or math.dist((m.x, m.y), (d.x, d.y)) > allowance + DEPOT_RADIUS + reach + ut.base_radius:
+        if m.moved or math.dist((m.x, m.y), (d.x, d.y)) > reach_now + DEPOT_RADIUS + reach + ut.base_radius:
             continue
         ring = DEPOT_RADIUS + ut.base_radius + reach / 2
         spots = [(round(d.x + ring * math.cos(k * math.pi / 8), 2),
                   round(d.y + ring * math.sin(k * math.pi / 8), 2)) for k in range(16)]
         for end in sorted(spots, key=lambda q: math.dist(q, (m.x, m.y))):
             try:
-                check_move(plan_move(w.terrain, body, [end], bodies), allowance, m.id)
+                check_move(plan_move(w.terrain, body, [end], bodies), reach_now, m.id)
             except IllegalMove:
                 continue
             return [f"move {m.id} {fmt_pos(end)}", f"harvest {m.id} {d.id}"]
@@ -115,6 +119,65 @@ def only_done(w: World, piece: Model | Building) -> bool:
             and not piece.dashed and any(not wp.melee for wp in weapons_of(w, piece)):
         return False  # Overwatch is always open to it
     return _activation(w, piece, w.bodies()) == [f"done {piece.id}"]
+
+
+def toward_forms(w: World, seat: str, unit_id: str) -> list[tuple[str, str]]:
+    """Returns (label, order) pairs of the "toward" forms ``seat`` may order ``unit_id`` now.
+
+    Each order (``move a1 toward K1``, ``dash a5 cover``) is accepted by the game in this
+    position; its label says where it ends (:func:`engines.nexo.toward.label`). Empty when
+    the unit cannot move now (not ``seat``'s turn, not eligible, already moved, unknown).
+    """
+    s = w.state
+    if s.over or s.phase not in (Phase.WORKER, Phase.ACTION) or s.turn != seat:
+        return []
+    try:
+        m = w.model(unit_id)
+    except IllegalMove:
+        return []
+    if m.owner != seat or (s.active is not None and s.active != m.id):
+        return []
+    if s.active is None and m not in w.eligible(seat, s.phase.value):
+        return []
+    out: list[tuple[str, str]] = []
+    verbs = [v for v in ("move", "dash") if move_problem(w, m, dash=v == "dash") is None]
+    for gid in _toward_goals(w, m):
+        goal = toward.find_goal(w, gid)
+        assert goal is not None
+        reached = 0.0
+        for verb in verbs:
+            try:
+                r = toward.resolve_full(w, seat, Toward(verb, m.id, gid))
+            except IllegalMove:
+                continue
+            if r.distance > reached + EPS:  # a Dash only when it goes further than the Move
+                out.append((toward.label(w, r, goal), f"{verb} {m.id} toward {gid}"))
+                reached = r.distance
+    for verb in verbs:
+        try:
+            r = toward.resolve_full(w, seat, Toward(verb, m.id))
+        except IllegalMove:
+            continue
+        out.append((toward.label(w, r), f"{verb} {m.id} cover"))
+        break  # a Dash into cover only when no Move reaches any
+    return out
+
+
+def _toward_goals(w: World, m: Model) -> list[str]:
+    """Returns the goals :func:`toward_forms` offers: for workers the three nearest depots and the
+    nearest own site; for other units the three nearest enemy units and the nearest enemy building."""
+    s = w.state
+
+    def near(items: Iterable[Model | Building]) -> list[Model | Building]:
+        return sorted(items, key=lambda p: (math.dist((m.x, m.y), (p.x, p.y)), p.id))
+
+    if w.unit_type(m).is_worker:
+        depots = sorted(s.depots, key=lambda d: (math.dist((m.x, m.y), (d.x, d.y)), d.id))
+        sites = near(b for b in s.buildings.values() if b.owner == m.owner and not b.complete and not b.wreck)
+        return [d.id for d in depots[:3]] + [b.id for b in sites[:1]]
+    units = near(e for e in s.models.values() if e.owner != m.owner)
+    buildings = near(b for b in s.buildings.values() if b.owner != m.owner and not b.wreck)
+    return [e.id for e in units[:3]] + [b.id for b in buildings[:1]]
 
 
 def _scrap(w: World, seat: str) -> list[str]:
@@ -211,17 +274,12 @@ def _goals(w: World, p: Model, enemies: list[Model | Building]) -> Iterator[tupl
 
 def _moves(w: World, p: Model, bodies: list[Body], enemies: list[Model | Building]) -> list[str]:
     ut = w.unit_type(p)
-    eff = w.wia(p)
-    allowance = max(0.0, ut.move + (eff.move if eff else 0.0))
-    verbs = [("move", allowance)] + ([] if ut.is_worker or p.shot else [("dash", allowance + DASH)])
+    move = allowance(w, p)
+    verbs = [("move", move)] + ([] if ut.is_worker or p.shot else [("dash", move + DASH)])
     out: list[str] = []
-    me = w.body(p)
 
     def attempt(verb: str, reach: float, end: tuple[float, float]) -> bool:
-        try:
-            plan = plan_move(w.terrain, me, [end], bodies, pathfinder="pathfinder" in ut.abilities)
-            check_move(plan, reach, p.id)
-        except IllegalMove:
+        if toward.end_problem(w, p, end, reach, bodies) is not None:
             return False
         text = f"{verb} {p.id} {fmt_pos(end)}"
         if text not in out:
@@ -230,18 +288,15 @@ def _moves(w: World, p: Model, bodies: list[Body], enemies: list[Model | Buildin
 
     def towards(goals: Iterable[tuple[float, float, float]]) -> None:
         for gx, gy, stop in goals:
-            full = math.dist((p.x, p.y), (gx, gy))
-            dist = full - stop
-            if dist <= 0.3:
+            dist = math.dist((p.x, p.y), (gx, gy)) - stop
+            if dist <= toward.BESIDE:
                 continue
             for verb, reach in verbs:
-                if verb == "dash" and (dist <= allowance or any(o.startswith("dash ") for o in out)):
+                if verb == "dash" and (dist <= move or any(o.startswith("dash ") for o in out)):
                     continue
-                step = min(reach, dist)
-                for frac in (1.0, 0.5):
-                    t = step * frac / full
-                    if attempt(verb, reach, (round(p.x + (gx - p.x) * t, 2), round(p.y + (gy - p.y) * t, 2))):
-                        break
+                end, _ = toward.straight_end(w, p, bodies, reach, gx, gy, dist)
+                if end is not None and f"{verb} {p.id} {fmt_pos(end)}" not in out:
+                    out.append(f"{verb} {p.id} {fmt_pos(end)}")
 
     towards(_goals(w, p, enemies))
     if not out:

@@ -7,6 +7,7 @@ The orders, by phase (``legal_moves`` lists them in exactly these canonical form
                  build <worker> <building>         repair <worker> <building>
                  harvest all                       done <unit>      pass
     Action       move|dash <unit> <pos> [<pos> ...]
+                 move|dash <unit> toward <id>      move|dash <unit> cover
                  shoot|fight <unit> <target> [<weapon>]
                  overwatch <unit>                  done <unit>      pass
     Production   produce <building> <unit type> [<pos>]
@@ -23,6 +24,8 @@ spaces) and ``str`` gives the canonical form::
     'move a1 5,13 12.5,30'
     >>> str(parse_move("Dash a3 20,24")), str(parse_move("shoot a5 b3"))
     ('dash a3 20,24', 'shoot a5 b3')
+    >>> parse_move("move a1 Toward k1"), str(parse_move("DASH a2 cover"))
+    (Toward(verb='move', unit='a1', goal='k1'), 'dash a2 cover')
     >>> str(parse_move("fight a5 b3 knife")), str(parse_move("overwatch A7"))
     ('fight a5 b3 knife', 'overwatch A7')
     >>> str(parse_move("harvest a1 k1")), str(parse_move("build a2 a9")), str(parse_move("repair a2 A1"))
@@ -49,6 +52,12 @@ decimals). Ids: units are lower case (``a5``), buildings and depots upper case (
 ids keep the case typed until the game resolves them (:mod:`engines.nexo.world`), and the
 game's log holds the resolved ids (``shoot A5 B5`` is logged ``shoot a5 b5``).
 
+"Toward" forms (``move|dash <unit> toward <id>``, ``move|dash <unit> cover``) name a goal
+instead of positions: a Carbonite depot (``K1``) or a unit or building (``b3``, ``B1``), or
+the nearest spot in cover. They are what suggestions offer; the game resolves one to a
+single straight-line end position before playing it, and logs the resolved ``move a1 x,y``
+(see :mod:`engines.nexo.toward`), so a replay never depends on how a form was resolved.
+
 Readings chosen here:
 
 - ``shoot``/``fight`` without a weapon use the unit's first weapon of that kind; the
@@ -73,7 +82,8 @@ _ID = re.compile(r"[a-z][a-z0-9_]{0,11}")
 
 Pos = tuple[float, float]
 SHAPES: dict[str, str] = {
-    "first": "first me|them", "move": "move <unit> <x,y> …", "dash": "dash <unit> <x,y> …",
+    "first": "first me|them", "move": "move <unit> <x,y> …|toward <id>|cover",
+    "dash": "dash <unit> <x,y> …|toward <id>|cover",
     "shoot": "shoot <unit> <target> [<weapon>]", "fight": "fight <unit> <target> [<weapon>]",
     "overwatch": "overwatch <unit>", "harvest": "harvest <worker> <depot>|all",
     "build": "build <worker> <building>", "repair": "repair <worker> <building>", "done": "done <unit>",
@@ -137,6 +147,22 @@ class Go:
 
     def __str__(self) -> str:
         return f"{self.verb} {self.unit} " + " ".join(fmt_pos(p) for p in self.path)
+
+
+@dataclass(frozen=True)
+class Toward:
+    """``move|dash <unit> toward <goal>`` or ``move|dash <unit> cover`` (``goal`` None): a Movement
+    Action toward a depot, unit or building, or into the nearest cover (core §9.2–9.3).
+
+    The game plays it as the :class:`Go` it resolves to (:func:`engines.nexo.toward.resolve`).
+    """
+
+    verb: str
+    unit: str
+    goal: str | None = None
+
+    def __str__(self) -> str:
+        return f"{self.verb} {self.unit} " + (f"toward {self.goal}" if self.goal else "cover")
 
 
 @dataclass(frozen=True)
@@ -209,7 +235,7 @@ class Construct:
         return f"construct {self.building_type} {fmt_pos(self.pos)}" + (" r90" if self.rot else "")
 
 
-Move = First | Concede | Go | Attack | Unary | Ability | Word | Produce | Construct
+Move = First | Concede | Go | Toward | Attack | Unary | Ability | Word | Produce | Construct
 
 
 def _ident(text: str, word: str, *, upper: bool = False) -> str:
@@ -246,6 +272,11 @@ def parse_move(text: str) -> Move:
         need(0, verb)
         return Concede() if verb == "concede" else Word(verb)
     if verb in ("move", "dash"):
+        if args[1:] == ["cover"]:
+            return Toward(verb, ident(0))
+        if args[1:2] == ["toward"]:
+            need(3, f"{verb} <unit> toward <depot|unit|building>")
+            return Toward(verb, ident(0), ident(2))
         if not 2 <= len(args) <= 1 + MAX_WAYPOINTS:
             raise BadNotation(f"I can't read '{shown(raw)}': write '{verb} <unit> <x,y> [<x,y> …]' "
                               f"(at most {MAX_WAYPOINTS} positions).")

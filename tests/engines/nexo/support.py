@@ -55,3 +55,25 @@ def scenario_game(p1: list[dict[str, Any]], p2: list[dict[str, Any]], *, phase: 
                     "p2": {"carbonite": carbonite, "models": p2, "buildings": [HQ2] if b2 is None else b2,
                            "reserve": reserve2 or []}}}
     return Nexo.new(["ann", "bob"], seed=seed, options={"scenario": sc, **(options or {})})
+
+
+def crossroads_game(p1: list[dict[str, Any]], p2: list[dict[str, Any]], *, phase: str = "action",
+                    seed: int = 1, turn: str = "p1") -> Any:
+    """Returns a Nexo game ann (p1) v bob (p2) on the crossroads preset (its terrain and depots),
+    with the HQs and generators of its deployment and the given models."""
+    from engines.nexo.game import Nexo
+
+    sides = {"p1": {"models": p1, "buildings": [{"id": "A1", "type": "headquarters", "x": 22, "y": 5},
+                                                 {"id": "A2", "type": "generator", "x": 13, "y": 5}]},
+             "p2": {"models": p2, "buildings": [{"id": "B1", "type": "headquarters", "x": 22, "y": 55},
+                                                 {"id": "B2", "type": "generator", "x": 31, "y": 55}]}}
+    sc = {"battlefield": {"preset": "crossroads"}, "phase": phase, "round": 1, "initiative": "p1",
+          "first": turn, "turn": turn, "sides": sides}
+    return Nexo.new(["ann", "bob"], seed=seed, options={"scenario": sc})
+
+
+CROSSROADS_P1 = [unit("a3", "trooper", 20, 22), unit("a4", "breacher", 8, 28), unit("a5", "gunner", 31, 20),
+                 unit("a6", "outrider", 36, 26), unit("a7", "strider", 22, 12)]
+CROSSROADS_P2 = [unit("b3", "trooper", 24, 38), unit("b4", "breacher", 12, 36), unit("b5", "gunner", 34, 33),
+                 unit("b6", "outrider", 8, 44), unit("b7", "trooper", 22, 26)]
+"""A mid-game position on the crossroads: five units a side around the centre."""

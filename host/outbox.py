@@ -49,6 +49,9 @@ class Outbox:
     to_act: list[str] = field(default_factory=list)
     """User ids of everyone who must act after the change (all of them, not only the new ones)."""
     actor_id: str | None = None
+    away: list[str] = field(default_factory=list)
+    """Of ``to_act``, the user ids who have not moved in this game lately (or not since a restart):
+    an adapter that spares present players a ping on every change still pings these."""
     guild_id: str | None = None
     id: int | None = None
     receipt: dict[str, Any] = field(default_factory=dict)

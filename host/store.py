@@ -209,7 +209,10 @@ class Seat:
 
 @dataclass(frozen=True)
 class Board:
-    """A game's live board: the message of the current turn, who must act in it, and its recap so far."""
+    """A game's live board: the message of the current turn, what the turn is, and its recap so far.
+
+    ``actors`` is the turn's key: who must act in it, or the game's own key (a phase, say).
+    """
 
     message_id: str
     actors: tuple[str, ...]

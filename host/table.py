@@ -5,7 +5,7 @@ The table service (:mod:`host.tables`) hands these out; the cogs and the console
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engines import GAMES, GameError
@@ -49,6 +49,8 @@ class Table:
     game: Game | None
     secrets: dict[str, dict[str, Any]] | None = None
     """Each seat's private view as of ``row.version`` (filled after a move, to compare with the next)."""
+    acted: dict[str, float] = field(default_factory=dict)
+    """User id → when they last moved here (the Tables clock), while the engine stays cached."""
 
     def name_of(self, user_id: str) -> str | None:
         """Returns the seat name of a user, or None when they are not seated."""

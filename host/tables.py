@@ -17,6 +17,7 @@ import asyncio
 import json
 import logging
 import secrets
+import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
@@ -49,6 +50,8 @@ MAX_MOVE = 300
 """Longest move text read; anything longer is refused before the engine sees it."""
 CACHE_SIZE = 512
 """Default number of running games whose engines stay in memory (``TABLEHOST_CACHE``)."""
+AWAY = 600.0
+"""Seconds after their last move in a game that a player counts as away from its table (see Outbox.away)."""
 
 
 class Tables:
@@ -61,9 +64,11 @@ class Tables:
         debug: bool = False,
         seeds: Callable[[], int] = lambda: secrets.randbits(62),
         cache_size: int = CACHE_SIZE,
+        clock: Callable[[], float] = time.time,
     ) -> None:
-        """``seeds`` draws the seed of each new game (tests pass a fixed one)."""
+        """``seeds`` draws the seed of each new game, ``clock`` tells the time (tests pass fixed ones)."""
         self.store = store
+        self.clock = clock
         self.debug = debug
         self._seeds = seeds
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
@@ -318,6 +323,8 @@ class Tables:
             version = row.version + 1
             out = self._move_outbox(table, game, events, acting_before, secrets_before, canonical, version)
             out.actor_id = person_id
+            now = self.clock()
+            out.away = [uid for uid in out.to_act if uid != person_id and not now - table.acted.get(uid, -1e18) < AWAY]
             with _saving():
                 await self.store.commit_move(
                     row.id,
@@ -336,6 +343,7 @@ class Tables:
             self._cache.pop(channel_id, None)
             raise
         table.row = replace(row, version=version, status=Status.FINISHED if game.is_over else Status.RUNNING)
+        table.acted[person_id] = now
         if game.is_over:
             self._cache.pop(channel_id, None)
         return out

@@ -102,3 +102,32 @@ def test_private_notes_say_what_they_are(tmp_path: Path) -> None:
     assert code == 0 and "field(s)" not in text and "message(s)" not in text
     assert "(ann has a new hand: type 'hand ann')" in text and "(bob has a new hand: type 'hand bob')" in text
     assert "ann reveals" in text and "claims Great Britain." in text
+
+
+def test_the_console_plays_nexohominis_in_its_notation(tmp_path: Path) -> None:
+    """Seed 4 gives ann the Initiative; positions as a grid cell, x,y and a toward form, as on Discord."""
+    script = "first me\nmove a1 I7\nbob: move b1 toward K2\nann: move a2 26,12\nlegal\nlog\n"
+    out = io.StringIO()
+    code = console.main(["nexo", "--players", "ann,bob", "--seed", "4", "--script", str(_script(tmp_path, script)),
+                         "--pictures", str(tmp_path / "pics")], out)
+    text = out.getvalue()
+    assert code == 0, text
+    assert "a1 moves 3.0\" to (17, 13)." in text and "ann chooses ann to activate first" in text
+    log = text[text.index("   1 ann: first me"):]
+    assert "   2 ann: move a1 17,13" in log and "   4 ann: move a2 26,12" in log
+    assert "bob: move b1 toward" not in log and "   3 bob: move b1 " in log  # logged where it ended
+    code, text = _run_nexo(tmp_path, "first me\nmove a1 Z99\n")
+    assert code == 1 and "line 2: 'move a1 Z99' rejected: I can't read the position 'z99'" in text
+
+
+def _script(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "nexo.txt"
+    path.write_text(text)
+    return path
+
+
+def _run_nexo(tmp_path: Path, script: str) -> tuple[int, str]:
+    out = io.StringIO()
+    code = console.main(["nexo", "--players", "ann,bob", "--seed", "4", "--script", str(_script(tmp_path, script)),
+                         "--pictures", str(tmp_path / "pics")], out)
+    return code, out.getvalue()

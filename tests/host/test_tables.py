@@ -8,7 +8,7 @@ import pytest
 
 from engines import GameError, IllegalMove, NotYourTurn
 from host.store import Status, Store
-from host.tables import Person, Refusal, Stale, Tables
+from host.tables import AWAY, Person, Refusal, Stale, Tables
 from tests.host.conftest import ANN, BOB, CHANNEL, CY, started_tally, tamper
 
 
@@ -379,3 +379,17 @@ async def test_a_lobby_closed_by_another_process_while_starting_is_refused_clear
     assert await s1.active_game(CHANNEL) is None and t1.cached == 0
     await s1.close()
     await s2.close()
+
+
+async def test_away_lists_who_must_act_and_has_not_moved_lately(store: Store, tally_registered: type) -> None:
+    now = [5_000.0]
+    tables = Tables(store, debug=True, clock=lambda: now[0])
+    await started_tally(tables, ANN, BOB)
+    first = await tables.act(CHANNEL, ANN.id, "add 1")
+    assert first.to_act == [BOB.id] and first.away == [BOB.id]  # Bob has not moved yet
+    back = await tables.act(CHANNEL, BOB.id, "add 1")
+    assert back.away == []  # Ann moved a moment ago: she is at the table
+    now[0] += AWAY - 1
+    assert (await tables.act(CHANNEL, ANN.id, "add 1")).away == []  # Bob, 599 s ago
+    now[0] += AWAY
+    assert (await tables.act(CHANNEL, BOB.id, "add 1")).away == [ANN.id]  # Ann, 1,199 s ago

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import secrets
 import time
 import weakref
@@ -324,7 +325,7 @@ class Tables:
             out = self._move_outbox(table, game, events, acting_before, secrets_before, canonical, version)
             out.actor_id = person_id
             now = self.clock()
-            out.away = [uid for uid in out.to_act if uid != person_id and not now - table.acted.get(uid, -1e18) < AWAY]
+            out.away = [uid for uid in out.to_act if uid != person_id and now - table.acted.get(uid, -math.inf) >= AWAY]
             with _saving():
                 await self.store.commit_move(
                     row.id,

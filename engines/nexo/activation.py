@@ -26,7 +26,7 @@ from engines.nexo.attacks import attack_problem, overwatch_reactions, pick_weapo
 from engines.nexo.geometry import EPS, check_move, edge_distance, plan_move
 from engines.nexo.layout import DEPOT_RADIUS
 from engines.nexo.moves import Ability, Attack, Go, Unary
-from engines.nexo.state import Building, Model
+from engines.nexo.state import Building, LastMove, Model
 from engines.nexo.world import World
 
 DASH = 3.0
@@ -150,6 +150,7 @@ def _go(w: World, rng: Rng, piece: Model | Building, order: Go) -> list[Event]:
     check_move(plan, allowance(w, piece, dash=dash), piece.id)
     piece.x, piece.y = plan.end
     piece.moved, piece.dashed = True, dash
+    w.state.last_move = LastMove(piece.id, list(plan.path))
     verb = "dashes" if dash else "moves"
     events = [event(order.verb, f"{piece.id} {verb} {plan.length:.1f}\" to ({piece.x:g}, {piece.y:g}).",
                     unit=piece.id, x=piece.x, y=piece.y)]

@@ -12,6 +12,7 @@ Readings chosen here:
 - A unit's Aim is its datasheet Aim plus the weapon's, plus WIA effects; a Turret's is its
   weapon's. Overwatch takes the first ranged weapon that can reach the mover.
 - An Overwatch reaction fires at the mover's end position, after the whole move.
+- Every attack rolled, Overwatch reactions included, becomes the state's ``last_attack``.
 - A unit Pinned before it has activated in its own phase skips that activation (its next
   one); otherwise it skips its activation in the next phase of its kind.
 """
@@ -23,6 +24,7 @@ from engines.core.rng import Rng
 from engines.nexo import economy
 from engines.nexo.combat import (
     OVERWATCH_AIM,
+    AttackResult,
     Defender,
     Profile,
     attack_event,
@@ -33,7 +35,7 @@ from engines.nexo.combat import (
 from engines.nexo.datatypes import Weapon
 from engines.nexo.geometry import Body, fight_reach, in_range
 from engines.nexo.sight import Cover, cover, in_the_way
-from engines.nexo.state import Building, Model
+from engines.nexo.state import Building, LastAttack, Model
 from engines.nexo.world import World
 
 Piece = Model | Building
@@ -121,6 +123,15 @@ def attack_problem(w: World, attacker: Piece, target: Piece, wp: Weapon,
     return None
 
 
+def result_text(result: AttackResult) -> str:
+    """Returns an attack's result in a few words: ``destroyed``, ``2 dmg``, ``saved`` or ``miss``."""
+    if result.destroyed:
+        return "destroyed"
+    if result.dealt:
+        return f"{result.dealt} dmg"
+    return "saved" if result.hits else "miss"
+
+
 def resolve(w: World, rng: Rng, attacker: Piece, target: Piece, wp: Weapon, kind: str) -> list[Event]:
     """Rolls one attack and applies damage, destruction and WIA (core §10.1–10.7, §12)."""
     prof = profile(w, attacker, wp, overwatch=kind == "overwatch")
@@ -129,6 +140,8 @@ def resolve(w: World, rng: Rng, attacker: Piece, target: Piece, wp: Weapon, kind
         cov = cover(w.terrain, w.body(attacker), w.body(target), w.bodies())
     result = resolve_attack(rng, prof, defender(w, target), cov, target.hp)
     events = [attack_event(attacker.id, target.id, wp.title, result, kind=kind)]
+    w.state.last_attack = LastAttack(attacker.id, target.id, kind, wp.name, result_text(result),
+                                     (attacker.x, attacker.y), (target.x, target.y))
     if result.dealt:
         w.state.progress = True
     target.hp = result.target_hp

@@ -14,15 +14,20 @@ is refused on load instead of failing at every order::
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from engines.nexo.data import parse_piece
 from engines.nexo.datatypes import Ruleset
+from engines.nexo.moves import MAX_WAYPOINTS
 from engines.nexo.reader import Reader, at
 from engines.nexo.state import SEATS, Phase
 
 RESULTS = ("elimination", "concede", "stall", "round_limit")
 """How a game may end (``State.result``)."""
+ATTACK_KINDS = ("shoot", "fight", "overwatch")
+"""The kinds of ``State.last_attack``."""
+_RESULT = re.compile(r"miss|saved|destroyed|[1-9][0-9]{0,5} dmg")
 MAX_ROUND = 100_000
 MAX_SIZE = 1_000.0
 MAX_COUNT = 1_000_000
@@ -138,3 +143,38 @@ def check_state(data: dict[str, Any], rules: Ruleset) -> None:
     r.int_(data, "quiet", "", high=MAX_ROUND)
     result = r.opt_text(data, "result", "", choices=RESULTS, required=True)
     r.need(over == (result is not None), "result", "is set exactly when the game is over")
+    _check_marks(r, data, width, length)
+
+
+def _check_marks(r: Reader, data: dict[str, Any], width: float, length: float) -> None:
+    """Checks ``last_move`` and ``last_attack`` (absent in states saved before they existed).
+
+    They name pieces that may be gone since (destroyed), so ids are not looked up.
+    """
+    def point(v: Any, p: str) -> None:
+        xy = r.list_(v, p, length=2)
+        r.number(xy[0], at(p, 0), high=width)
+        r.number(xy[1], at(p, 1), high=length)
+
+    move = data.get("last_move")
+    if move is not None:
+        move = r.obj(move, "last_move")
+        _keys(r, move, "last_move", ("model", "path"))
+        r.text(move, "model", "last_move")
+        path = r.items(move, "path", "last_move")
+        r.need(2 <= len(path) <= MAX_WAYPOINTS + 1, "last_move.path", f"must hold 2 to {MAX_WAYPOINTS + 1} points")
+        for i, pt in enumerate(path):
+            point(pt, at("last_move.path", i))
+    attack = data.get("last_attack")
+    if attack is not None:
+        p = "last_attack"
+        attack = r.obj(attack, p)
+        _keys(r, attack, p, ("attacker", "target", "kind", "weapon", "result", "from", "to"))
+        r.text(attack, "attacker", p)
+        r.text(attack, "target", p)
+        r.text(attack, "kind", p, choices=ATTACK_KINDS)
+        r.text(attack, "weapon", p)
+        r.need(isinstance(attack["result"], str) and _RESULT.fullmatch(attack["result"]) is not None,
+               at(p, "result"), "must be 'miss', 'saved', 'destroyed' or '<n> dmg'")
+        point(attack["from"], at(p, "from"))
+        point(attack["to"], at(p, "to"))

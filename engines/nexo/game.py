@@ -24,6 +24,13 @@ Readings chosen here:
 - ``scrap`` is allowed in any phase but the Initiative Phase, outside an activation.
 - Ruling 16's automatic skip ends an activation as soon as ``done`` is its only legal order
   (a worker that moved with no ability in reach, a unit that Dashed with no one to Fight).
+- The view's ``last_move`` (``{"model": id, "path": [[x, y], ...]}``, the start point first,
+  then the waypoints travelled) and ``last_attack`` (``{"attacker", "target", "kind",
+  "weapon", "result", "from", "to"}``, ``result`` being ``"2 dmg"``, ``"saved"``, ``"miss"``
+  or ``"destroyed"``) describe the latest Movement Action and the latest attack rolled
+  (Overwatch reactions included). Each is kept until the next one replaces it and both are
+  cleared when a new round begins, so a picture never shows an earlier round's marks; they
+  are part of the state, so they survive a save.
 - A "toward" form (``move a1 toward K1``, ``dash a5 cover``) is resolved to one end position
   before it is played (:mod:`engines.nexo.toward`); the order returned and logged is the
   resolved ``move a1 x,y``, so a replay plays exactly the same move.
@@ -323,6 +330,8 @@ class Nexo(Game):
                 for b in s.buildings.values()},
             "terrain": [piece_to_json(p) for p in s.terrain],
             "depots": [{"id": d.id, "x": d.x, "y": d.y} for d in s.depots],
+            "last_move": s.last_move.to_json() if s.last_move else None,
+            "last_attack": s.last_attack.to_json() if s.last_attack else None,
             "winners": self.winners,
         }
 

@@ -172,6 +172,7 @@ def end_round(w: World, rng: Rng, round_limit: int | None) -> list[Event]:
                 + (f"{w.names[winner]} wins." if winner else "a draw."))
         return events + finish_game(w, winner, "round_limit", text)
     s.round += 1
+    s.last_move = s.last_attack = None
     return events + roll_initiative(w, rng)
 
 

@@ -106,6 +106,52 @@ class Side:
 
 
 @dataclass
+class LastMove:
+    """The last Movement Action played: the model and its centre's path, start point first."""
+
+    model: str
+    path: list[tuple[float, float]]
+
+    def to_json(self) -> dict[str, Any]:
+        """Returns ``{"model": id, "path": [[x, y], ...]}``."""
+        return {"model": self.model, "path": [[x, y] for x, y in self.path]}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> LastMove:
+        """Returns the move stored by :meth:`to_json`."""
+        return cls(str(d["model"]), [(float(x), float(y)) for x, y in d["path"]])
+
+
+@dataclass
+class LastAttack:
+    """The last attack rolled (a shot, a fight or an Overwatch reaction) and its result.
+
+    ``result`` is ``"2 dmg"``, ``"miss"`` (no hit), ``"saved"`` (hits, no damage) or
+    ``"destroyed"``; ``start`` and ``end`` are where the attacker and target stood, so the
+    attack can be drawn after either is gone.
+    """
+
+    attacker: str
+    target: str
+    kind: str
+    weapon: str
+    result: str
+    start: tuple[float, float]
+    end: tuple[float, float]
+
+    def to_json(self) -> dict[str, Any]:
+        """Returns ``{"attacker", "target", "kind", "weapon", "result", "from": [x, y], "to": [x, y]}``."""
+        return {"attacker": self.attacker, "target": self.target, "kind": self.kind, "weapon": self.weapon,
+                "result": self.result, "from": list(self.start), "to": list(self.end)}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> LastAttack:
+        """Returns the attack stored by :meth:`to_json`."""
+        return cls(str(d["attacker"]), str(d["target"]), str(d["kind"]), str(d["weapon"]), str(d["result"]),
+                   (float(d["from"][0]), float(d["from"][1])), (float(d["to"][0]), float(d["to"][1])))
+
+
+@dataclass
 class State:
     """Everything that changes during a game, the RNG included."""
 
@@ -138,6 +184,10 @@ class State:
     """Rounds in a row without progress (house "Victory": 5 make a draw)."""
     result: str | None = None
     """How the game ended: elimination, concede, stall or round_limit."""
+    last_move: LastMove | None = None
+    """The last Movement Action this round (None once a new round begins)."""
+    last_attack: LastAttack | None = None
+    """The last attack this round, Overwatch reactions included (None once a new round begins)."""
 
     def sort(self) -> None:
         """Puts models, buildings and harvests in key order, the order a saved game comes back in.
@@ -165,6 +215,8 @@ class State:
             "winner": self.winner, "over": self.over, "active": self.active, "harvests": dict(self.harvests),
             "produced": list(self.produced), "progress": self.progress, "quiet": self.quiet,
             "result": self.result,
+            "last_move": self.last_move.to_json() if self.last_move else None,
+            "last_attack": self.last_attack.to_json() if self.last_attack else None,
         }
 
     @classmethod
@@ -186,6 +238,8 @@ class State:
             harvests=dict(data.get("harvests", {})), produced=list(data.get("produced", [])),
             progress=bool(data.get("progress", False)), quiet=int(data.get("quiet", 0)),
             result=data.get("result"),
+            last_move=LastMove.from_json(data["last_move"]) if data.get("last_move") else None,
+            last_attack=LastAttack.from_json(data["last_attack"]) if data.get("last_attack") else None,
         )
 
 

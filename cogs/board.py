@@ -8,6 +8,11 @@ so far (trimmed from the top with "…"). When the players to act change, a new 
 pings them and opens with a one-line summary of the turn that ended, and the previous
 board loses its buttons, however its last move was made.
 
+A game may make a board last longer than one set of players to act (``TURN_KEYS``):
+a Nexohominis board lasts a phase, its alternating activations edited in. Then a change
+of player within it pings no one who is at the table; a player who is away (see
+:attr:`~host.outbox.Outbox.away`) gets a new board and a ping, as at a turn's start.
+
 Where the board is lives in the store with the game, so after a restart the next move
 edits the same message (or posts anew if it was deleted). A burst of moves is
 coalesced: a move whose announcement already has a newer one waiting in the same turn
@@ -39,6 +44,10 @@ RECAP_LIMIT = 3500
 SUMMARY_LIMIT = 300
 """Characters of the one-line summary of the last turn."""
 
+TurnKey = Callable[[Outbox], tuple[str, ...]]
+TURN_KEYS: dict[str, TurnKey] = {}
+"""Game name → what one board lasts for, from an announcement (default: while the same players must act)."""
+
 TitleFormatter = Callable[[str, dict[str, Any]], str]
 BOARD_TITLES: dict[str, TitleFormatter] = {}
 """Game name → function of (game title, public view) giving the board's title (default below)."""
@@ -56,6 +65,12 @@ def default_title(title: str, view: dict[str, Any]) -> str:
     if isinstance(view.get("phase"), str):
         parts.append(f"{view['phase']} phase")
     return " · ".join(parts)[:256]
+
+
+def turn_key(out: Outbox) -> tuple[str, ...]:
+    """Returns what the announcement's board is for: its game's TURN_KEYS entry, else who must act."""
+    key = TURN_KEYS.get(out.game)
+    return key(out) if key is not None else tuple(out.to_act)
 
 
 def trimmed(lines: list[str], limit: int) -> str:
@@ -107,7 +122,9 @@ async def show(
     """
     store = bot.tables.store
     board = await store.board(out.game_id)
-    same_turn = board is not None and tuple(out.to_act) == board.actors and bool(out.to_act)
+    key = turn_key(out)
+    called_back = bool(set(out.mention) & set(out.away))  # someone must act who is not at the table
+    same_turn = board is not None and bool(out.to_act) and key == board.actors and not called_back
     if same_turn and board is not None:
         recap = (*board.recap, *lines)
         if await _newer_in_turn(bot, out):  # coalesced: the newest of the burst edits the message
@@ -120,7 +137,7 @@ async def show(
         recap = tuple(lines)  # the board was deleted: a new one carries this move
     elif board is None:  # the game's first board (its start): its lines open it, they are no one's turn
         message = await _post(bot, channel, out, table, tuple(lines), head=head, pings=pings)
-        await store.set_board(out.game_id, Board(str(message.id), tuple(out.to_act), ()))
+        await store.set_board(out.game_id, Board(str(message.id), key, ()))
         return
     else:  # this move ended the turn: it closes the old board, and the new one opens with its summary
         ended = (*board.recap, *lines) if not out.finished else board.recap
@@ -130,7 +147,7 @@ async def show(
         if opening:
             head = f"*Last turn:* {opening}\n{head}" if head else f"*Last turn:* {opening}"
     message = await _post(bot, channel, out, table, recap, head=head, pings=pings)
-    await store.set_board(out.game_id, Board(str(message.id), tuple(out.to_act), recap))
+    await store.set_board(out.game_id, Board(str(message.id), key, recap))
 
 
 async def retire(bot: Tablehost, channel: discord.abc.Messageable, game_id: int) -> None:
@@ -144,7 +161,7 @@ async def _newer_in_turn(bot: Tablehost, out: Outbox) -> bool:
     pending = await bot.tables.store.pending(channel_id=out.channel_id)
     return any(
         o.id is not None and out.id is not None and o.id > out.id and o.game_id == out.game_id
-        and o.picture and o.to_act == out.to_act
+        and o.picture and turn_key(o) == turn_key(out) and not set(o.mention) & set(o.away)
         for o in pending
     )
 

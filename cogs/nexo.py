@@ -1,24 +1,45 @@
-"""``/nexo``: open a Nexohominis skirmish; moves are played with ``/game play`` (suggested from the legal ones).
+"""``/nexo``: open a Nexohominis skirmish and give its orders, one command per kind of order.
 
-Its live board's buttons are only ``done``, ``pass`` and ``end``: nothing that scraps a
-piece or concedes, which are typed and then confirmed.
+Each command's options are suggested from what is legal now (:mod:`cogs.nexo_choices`):
+the caller's units, the targets they can attack with the odds, weapons, the unit and
+building types they can afford, and positions as ``x,y``, a grid cell (``D7``) or a
+"toward" form (``toward K1``, ``cover``). ``/game play`` takes the same orders typed.
+
+A board lasts a phase (:data:`cogs.board.TURN_KEYS`): the activations of both players
+are edited into it, and a player is pinged when a phase hands them the turn, or when
+the turn comes back to them while they are away, not on every alternation.
+
+The live board's buttons are only ``done``, ``pass`` and ``end``: nothing that scraps a
+piece or concedes, which are typed and then confirmed. ``/nexo show <unit>`` answers
+the caller alone with the picture and that unit's reach, ranges and sight lines.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+import io
+from collections.abc import Callable
+from typing import Any, Literal
 
+import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.actions import Interaction, open_table
+from cogs import nexo_choices as choices
+from cogs.actions import Interaction, begin, open_table, play_move
+from cogs.board import BOARD_TITLES, TURN_KEYS
 from cogs.buttons import QUICK_MOVES
-from cogs.client import Tablehost
+from cogs.client import Tablehost, refusal
 from cogs.rules import show_rules
+from engines import GameError
+from engines.nexo.game import Nexo
+from engines.nexo.reach import overlay
+from host.outbox import Outbox
 from host.tables import Table
 
 BUTTON_MOVES = ("done", "pass", "end")
 """The only Nexohominis moves a button may play."""
+
+Choice = app_commands.Choice[str]
 
 
 def quick_moves(table: Table, player: str) -> list[tuple[str, str]]:
@@ -28,16 +49,67 @@ def quick_moves(table: Table, player: str) -> list[tuple[str, str]]:
     return [(move.capitalize(), move) for move in legal]
 
 
+def phase_key(out: Outbox) -> tuple[str, ...]:
+    """Returns the turn a Nexohominis board lasts: one phase of one round."""
+    view = out.view or {}
+    return (f"round {view.get('round')}", str(view.get("phase")))
+
+
+def board_title(title: str, view: dict[str, Any]) -> str:
+    """Returns "Nexohominis · round 2 · Action Phase · bob to act".
+
+    >>> board_title("Nexohominis", {"round": 2, "phase": "action", "turn": "bob"})
+    'Nexohominis · round 2 · Action Phase · bob to act'
+    """
+    parts = [title, f"round {view.get('round', '?')}", f"{str(view.get('phase', '?')).title()} Phase"]
+    acting = view.get("initiative") if view.get("phase") == "initiative" else view.get("turn")
+    if acting and not view.get("result"):
+        parts.append(f"{acting} to act")
+    return " · ".join(parts)[:256]
+
+
 QUICK_MOVES["nexo"] = quick_moves
+TURN_KEYS["nexo"] = phase_key
+BOARD_TITLES["nexo"] = board_title
+
+Suggest = Callable[[Nexo, str], list[tuple[str, str]]]
 
 
 @app_commands.guild_only()
 class NexoCog(commands.GroupCog, group_name="nexo", group_description="Nexohominis: a two-player skirmish"):
-    """``/nexo new`` and ``/nexo rules``; the moves go through ``/game play``."""
+    """``/nexo new``, ``rules``, ``show`` and one command per kind of order."""
 
     def __init__(self, bot: Tablehost) -> None:
         self.bot = bot
         super().__init__()
+
+    async def _play(self, interaction: Interaction, *words: str | None) -> None:
+        await play_move(interaction, " ".join(w.strip() for w in words if w and w.strip()), game="nexo")
+
+    async def _table(self, interaction: Interaction) -> tuple[Table, Nexo] | None:
+        """Returns the channel's table and its running Nexohominis game, or None."""
+        try:
+            table = await self.bot.tables.table(str(interaction.channel_id))
+        except GameError:
+            return None
+        game = table.game
+        return (table, game) if isinstance(game, Nexo) and not game.is_over else None
+
+    async def _suggest(self, interaction: Interaction, make: Suggest) -> list[Choice]:
+        """Runs a suggestion function for the caller, when it is their turn in this channel's game."""
+        found = await self._table(interaction)
+        if found is None:
+            return []
+        table, game = found
+        player = table.name_of(str(interaction.user.id))
+        if player is None or player not in game.to_act():
+            return []
+        return [Choice(name=label, value=value) for label, value in make(game, player)]
+
+    def _option(self, interaction: Interaction, name: str) -> str:
+        return str(getattr(interaction.namespace, name, None) or "")
+
+    # -- the table --------------------------------------------------------------------
 
     @app_commands.command(name="rules", description="The rules of Nexohominis in short (only you see it)")
     async def rules(self, interaction: Interaction) -> None:
@@ -62,6 +134,226 @@ class NexoCog(commands.GroupCog, group_name="nexo", group_description="Nexohomin
         """Opens a Nexohominis lobby with the caller seated."""
         options = {"battlefield": battlefield, "carbonite": carbonite, "round_limit": round_limit}
         await open_table(interaction, "nexo", options, thread=thread)
+
+    @app_commands.command(name="show", description="The battlefield with one unit's reach, ranges and sight lines")
+    @app_commands.describe(unit="Any unit on the battlefield, yours or the enemy's")
+    async def show(self, interaction: Interaction, unit: str) -> None:
+        """Answers the caller alone with the picture and ``unit``'s Move and Dash reach, ranges and sight."""
+        await begin(interaction)
+        found = await self._table(interaction)
+        if found is None:
+            await interaction.followup.send("There is no Nexohominis game running in this channel.", ephemeral=True)
+            return
+        game = found[1]
+        try:
+            marks = overlay(game.world(), unit)
+        except GameError as err:
+            await interaction.followup.send(refusal(err), ephemeral=True)
+            return
+        png = await self.bot.picture("nexo", game.view(None), overlay=marks)
+        reach = "it cannot move now" if not marks["move"] else "shaded: where it can Move; hatched: Dash"
+        text = f"**{marks['unit']}**: {reach}. Circles: weapon ranges; lines: enemies it can see, by cover."
+        await interaction.followup.send(text, file=discord.File(io.BytesIO(png), f"show-{marks['unit']}.png"),
+                                        ephemeral=True)
+
+    # -- orders -----------------------------------------------------------------------
+
+    @app_commands.command(name="first", description="Initiative: choose who activates first this round")
+    async def first(self, interaction: Interaction, who: Literal["me", "them"]) -> None:
+        """Plays ``first me|them``."""
+        await self._play(interaction, "first", who)
+
+    @app_commands.command(name="move", description="Move a unit: to x,y, a cell like D7, 'toward K1' or 'cover'")
+    @app_commands.describe(unit="Your unit", to="Where: x,y, a cell (D7), toward <id>, cover; several for a path")
+    async def move(self, interaction: Interaction, unit: str, to: str) -> None:
+        """Plays ``move <unit> <to>``."""
+        await self._play(interaction, "move", unit, to)
+
+    @app_commands.command(name="dash", description="Dash a unit (Move plus 3\"; no shooting after)")
+    @app_commands.describe(unit="Your unit", to="Where: x,y, a cell (D7), toward <id>, cover; several for a path")
+    async def dash(self, interaction: Interaction, unit: str, to: str) -> None:
+        """Plays ``dash <unit> <to>``."""
+        await self._play(interaction, "dash", unit, to)
+
+    @app_commands.command(name="shoot", description="Shoot an enemy you can see (suggestions show the odds)")
+    @app_commands.describe(unit="Your unit or turret", target="What to shoot", weapon="Default: its first gun")
+    async def shoot(self, interaction: Interaction, unit: str, target: str, weapon: str | None = None) -> None:
+        """Plays ``shoot <unit> <target> [<weapon>]``."""
+        await self._play(interaction, "shoot", unit, target, weapon)
+
+    @app_commands.command(name="fight", description="Fight an enemy in reach (suggestions show the odds)")
+    @app_commands.describe(unit="Your unit", target="What to fight", weapon="Default: its first melee weapon")
+    async def fight(self, interaction: Interaction, unit: str, target: str, weapon: str | None = None) -> None:
+        """Plays ``fight <unit> <target> [<weapon>]``."""
+        await self._play(interaction, "fight", unit, target, weapon)
+
+    @app_commands.command(name="overwatch", description="Overwatch: shoot the first enemy that moves in sight")
+    async def overwatch(self, interaction: Interaction, unit: str) -> None:
+        """Plays ``overwatch <unit>``."""
+        await self._play(interaction, "overwatch", unit)
+
+    @app_commands.command(name="harvest", description="A worker harvests Carbonite from a depot beside it")
+    @app_commands.describe(worker="Your worker, or 'all'", depot="The depot (not needed with 'all')")
+    async def harvest(self, interaction: Interaction, worker: str, depot: str | None = None) -> None:
+        """Plays ``harvest <worker> <depot>`` or ``harvest all``."""
+        await self._play(interaction, "harvest", worker, None if worker.strip().lower() == "all" else depot)
+
+    @app_commands.command(name="build", description="A worker adds build points to your site beside it")
+    async def build(self, interaction: Interaction, worker: str, building: str) -> None:
+        """Plays ``build <worker> <building>``."""
+        await self._play(interaction, "build", worker, building)
+
+    @app_commands.command(name="repair", description="A worker repairs your building beside it (costs Carbonite)")
+    async def repair(self, interaction: Interaction, worker: str, building: str) -> None:
+        """Plays ``repair <worker> <building>``."""
+        await self._play(interaction, "repair", worker, building)
+
+    @app_commands.command(name="done", description="End a unit's activation (or activate it doing nothing)")
+    async def done(self, interaction: Interaction, unit: str) -> None:
+        """Plays ``done <unit>``."""
+        await self._play(interaction, "done", unit)
+
+    @app_commands.command(name="pass", description="Spend a Pass: your opponent activates instead")
+    async def pass_(self, interaction: Interaction) -> None:
+        """Plays ``pass``."""
+        await self._play(interaction, "pass")
+
+    @app_commands.command(name="produce", description="Production: a building produces a unit")
+    @app_commands.describe(building="Your building", unit_type="What it produces", position="Default: beside it")
+    async def produce(
+        self, interaction: Interaction, building: str, unit_type: str, position: str | None = None
+    ) -> None:
+        """Plays ``produce <building> <unit type> [<pos>]``."""
+        await self._play(interaction, "produce", building, unit_type, position)
+
+    @app_commands.command(name="construct", description="Production: start a building site")
+    @app_commands.describe(building_type="What to build", position="Its centre: x,y or a cell", turned="Turned 90°")
+    async def construct(
+        self, interaction: Interaction, building_type: str, position: str, turned: bool = False
+    ) -> None:
+        """Plays ``construct <type> <pos> [r90]``."""
+        rot = "r90" if turned and "r90" not in position.lower() else None
+        await self._play(interaction, "construct", building_type, position, rot)
+
+    @app_commands.command(name="end", description="End your Production Phase")
+    async def end(self, interaction: Interaction) -> None:
+        """Plays ``end``."""
+        await self._play(interaction, "end")
+
+    @app_commands.command(name="scrap", description="Scrap one of your units or buildings (asks first)")
+    async def scrap(self, interaction: Interaction, piece: str) -> None:
+        """Plays ``scrap <id>`` after a confirmation."""
+        await self._play(interaction, "scrap", piece)
+
+    # -- suggestions ------------------------------------------------------------------
+
+    @move.autocomplete("unit")
+    async def _movers(self, interaction: Interaction, current: str) -> list[Choice]:
+        return await self._suggest(interaction, lambda g, p: choices.units(g, p, "move", current))
+
+    @dash.autocomplete("unit")
+    async def _dashers(self, interaction: Interaction, current: str) -> list[Choice]:
+        return await self._suggest(interaction, lambda g, p: choices.units(g, p, "dash", current))
+
+    @move.autocomplete("to")
+    async def _move_to(self, interaction: Interaction, current: str) -> list[Choice]:
+        unit = self._option(interaction, "unit")
+        return await self._suggest(interaction, lambda g, p: choices.positions(g, p, "move", unit, current))
+
+    @dash.autocomplete("to")
+    async def _dash_to(self, interaction: Interaction, current: str) -> list[Choice]:
+        unit = self._option(interaction, "unit")
+        return await self._suggest(interaction, lambda g, p: choices.positions(g, p, "dash", unit, current))
+
+    @shoot.autocomplete("unit")
+    async def _shooters(self, interaction: Interaction, current: str) -> list[Choice]:
+        return await self._suggest(interaction, lambda g, p: choices.units(g, p, "shoot", current))
+
+    @fight.autocomplete("unit")
+    async def _fighters(self, interaction: Interaction, current: str) -> list[Choice]:
+        return await self._suggest(interaction, lambda g, p: choices.units(g, p, "fight", current))
+
+    @shoot.autocomplete("target")
+    async def _shoot_at(self, interaction: Interaction, current: str) -> list[Choice]:
+        unit = self._option(interaction, "unit")
+        return await self._suggest(interaction, lambda g, p: choices.targets(g, p, "shoot", unit, current))
+
+    @fight.autocomplete("target")
+    async def _fight_at(self, interaction: Interaction, current: str) -> list[Choice]:
+        unit = self._option(interaction, "unit")
+        return await self._suggest(interaction, lambda g, p: choices.targets(g, p, "fight", unit, current))
+
+    @shoot.autocomplete("weapon")
+    async def _guns(self, interaction: Interaction, current: str) -> list[Choice]:
+        unit, target = self._option(interaction, "unit"), self._option(interaction, "target")
+        return await self._suggest(interaction, lambda g, p: choices.weapons(g, p, "shoot", unit, target, current))
+
+    @fight.autocomplete("weapon")
+    async def _blades(self, interaction: Interaction, current: str) -> list[Choice]:
+        unit, target = self._option(interaction, "unit"), self._option(interaction, "target")
+        return await self._suggest(interaction, lambda g, p: choices.weapons(g, p, "fight", unit, target, current))
+
+    @overwatch.autocomplete("unit")
+    async def _watchers(self, interaction: Interaction, current: str) -> list[Choice]:
+        return await self._suggest(interaction, lambda g, p: choices.units(g, p, "overwatch", current))
+
+    @done.autocomplete("unit")
+    async def _done_units(self, interaction: Interaction, current: str) -> list[Choice]:
+        return await self._suggest(interaction, lambda g, p: choices.units(g, p, "done", current))
+
+    @harvest.autocomplete("worker")
+    async def _harvesters(self, interaction: Interaction, current: str) -> list[Choice]:
+        return await self._suggest(interaction, lambda g, p: choices.units(g, p, "harvest", current))
+
+    @harvest.autocomplete("depot")
+    async def _depots(self, interaction: Interaction, current: str) -> list[Choice]:
+        worker = self._option(interaction, "worker")
+        return await self._suggest(interaction, lambda g, p: choices.ability_targets(g, p, "harvest", worker, current))
+
+    @build.autocomplete("worker")
+    async def _builders(self, interaction: Interaction, current: str) -> list[Choice]:
+        return await self._suggest(interaction, lambda g, p: choices.units(g, p, "build", current))
+
+    @build.autocomplete("building")
+    async def _build_sites(self, interaction: Interaction, current: str) -> list[Choice]:
+        worker = self._option(interaction, "worker")
+        return await self._suggest(interaction, lambda g, p: choices.ability_targets(g, p, "build", worker, current))
+
+    @repair.autocomplete("worker")
+    async def _repairers(self, interaction: Interaction, current: str) -> list[Choice]:
+        return await self._suggest(interaction, lambda g, p: choices.units(g, p, "repair", current))
+
+    @repair.autocomplete("building")
+    async def _repairable(self, interaction: Interaction, current: str) -> list[Choice]:
+        worker = self._option(interaction, "worker")
+        return await self._suggest(interaction, lambda g, p: choices.ability_targets(g, p, "repair", worker, current))
+
+    @produce.autocomplete("building")
+    async def _producers(self, interaction: Interaction, current: str) -> list[Choice]:
+        return await self._suggest(interaction, lambda g, p: choices.producers(g, p, current))
+
+    @produce.autocomplete("unit_type")
+    async def _unit_types(self, interaction: Interaction, current: str) -> list[Choice]:
+        building = self._option(interaction, "building")
+        return await self._suggest(interaction, lambda g, p: choices.unit_types(g, p, building, current))
+
+    @construct.autocomplete("building_type")
+    async def _building_types(self, interaction: Interaction, current: str) -> list[Choice]:
+        return await self._suggest(interaction, lambda g, p: choices.building_types(g, p, current))
+
+    @construct.autocomplete("position")
+    async def _sites(self, interaction: Interaction, current: str) -> list[Choice]:
+        kind = self._option(interaction, "building_type")
+        return await self._suggest(interaction, lambda g, p: choices.sites(g, p, kind, current))
+
+    @scrap.autocomplete("piece")
+    async def _scrappable(self, interaction: Interaction, current: str) -> list[Choice]:
+        return await self._suggest(interaction, lambda g, p: choices.scrappable(g, p, current))
+
+    @show.autocomplete("unit")
+    async def _shown(self, interaction: Interaction, current: str) -> list[Choice]:
+        found = await self._table(interaction)
+        return [] if found is None else [Choice(name=n, value=v) for n, v in choices.models(found[1], current)]
 
 
 async def setup(bot: Tablehost) -> None:

@@ -32,6 +32,8 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
+from host import clock
+from host.clock import ClockSettings
 from host.outbox import Outbox
 
 log = logging.getLogger(__name__)
@@ -127,6 +129,38 @@ MIGRATIONS: list[str] = [
         channel_id  TEXT NOT NULL,
         message_id  TEXT NOT NULL,
         PRIMARY KEY (game_id, player_id)
+    );
+    """,
+    # 4: the turn clock (host/clock.py), who plays by post how, spectator channels and their copies.
+    """
+    CREATE TABLE clocks (
+        game_id       INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        remind_after  REAL NOT NULL,
+        timeout       REAL NOT NULL,
+        on_timeout    TEXT NOT NULL CHECK (on_timeout IN ('skip', 'forfeit')),
+        version       INTEGER NOT NULL,
+        started_at    REAL,
+        stage         INTEGER NOT NULL DEFAULT 0,
+        paused_at     REAL,
+        next_due      REAL
+    );
+    CREATE INDEX clocks_due ON clocks (next_due) WHERE next_due IS NOT NULL;
+    ALTER TABLE moves ADD COLUMN origin TEXT;
+    CREATE TABLE players (
+        player_id     TEXT PRIMARY KEY,
+        dm_reminders  INTEGER NOT NULL DEFAULT 1
+    );
+    CREATE TABLE spectators (
+        game_id     INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        channel_id  TEXT NOT NULL,
+        PRIMARY KEY (game_id, channel_id)
+    );
+    CREATE TABLE mirrors (
+        game_id     INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        channel_id  TEXT NOT NULL,
+        source_id   TEXT NOT NULL,
+        message_id  TEXT NOT NULL,
+        PRIMARY KEY (channel_id, source_id)
     );
     """,
 ]
@@ -228,6 +262,8 @@ class MoveRow:
     move: str
     at: str
     interaction_id: str | None
+    origin: str | None = None
+    """None for the player's own move; ``clock`` for one the turn clock played for them."""
 
 
 def now() -> str:
@@ -265,7 +301,7 @@ def _game_row(row: sqlite3.Row) -> GameRow:
 
 
 def _move_row(r: sqlite3.Row) -> MoveRow:
-    return MoveRow(r["seq"], r["player_id"], r["move"], r["at"], r["interaction_id"])
+    return MoveRow(r["seq"], r["player_id"], r["move"], r["at"], r["interaction_id"], r["origin"])
 
 
 def _insert_outbox(db: sqlite3.Connection, game_id: int, announce: Outbox | None) -> None:
@@ -406,10 +442,11 @@ class Store:
         options: dict[str, Any],
         creator_name: str | None = None,
         announce: Outbox | None = None,
+        clock_settings: ClockSettings | None = None,
     ) -> GameRow:
-        """Inserts a game in the lobby, with its creator in seat 0 when ``creator_name`` is given.
+        """Inserts a game in the lobby with its clock, and its creator in seat 0 when ``creator_name`` is given.
 
-        Both happen in one transaction, with ``announce`` if given. Raises ChannelTaken
+        All happens in one transaction, with ``announce`` if given. Raises ChannelTaken
         when the channel already has a game.
         """
         stamp = now()
@@ -426,6 +463,7 @@ class Store:
                     "INSERT INTO seats (game_id, seat, player_id, name) VALUES (?, 0, ?, ?)",
                     (game_id, creator_id, creator_name),
                 )
+            clock.insert(db, game_id, clock_settings or ClockSettings())
             _insert_outbox(db, game_id, announce)
             return game_id
 
@@ -480,8 +518,10 @@ class Store:
         )
         return [_game_row(r) for r in rows]
 
-    async def start_game(self, game_id: int, *, seed: int, snapshot: str, announce: Outbox | None = None) -> None:
-        """Moves a lobby game to running with its seed and first snapshot."""
+    async def start_game(
+        self, game_id: int, *, seed: int, snapshot: str, announce: Outbox | None = None, clock_at: float | None = None
+    ) -> None:
+        """Moves a lobby game to running with its seed and first snapshot; its clock starts at ``clock_at``."""
 
         def work(db: sqlite3.Connection) -> None:
             cur = db.execute(
@@ -491,6 +531,8 @@ class Store:
             )
             if cur.rowcount != 1:
                 raise StaleVersion(f"game {game_id} is no longer in its lobby")
+            if clock_at is not None:
+                clock.restart(db, game_id, 0, clock_at)
             _insert_outbox(db, game_id, announce)
 
         await self._write(work)
@@ -508,6 +550,8 @@ class Store:
             )
             if cur.rowcount != 1:
                 raise StaleVersion(f"game {game_id} is no longer {' or '.join(expect)}")
+            if status in (Status.FINISHED, Status.ABORTED):
+                clock.stop(db, game_id)
             _insert_outbox(db, game_id, announce)
 
         await self._write(work)
@@ -600,18 +644,49 @@ class Store:
         interaction_id: str | None,
         finished: bool,
         announce: Outbox | None = None,
+        clock_at: float | None = None,
     ) -> int:
-        """Writes one move: log row, snapshot, version bump and announcement, atomically.
+        """Writes one move: log row, snapshot, version bump, clock and announcement, atomically.
 
         Returns the new version. Raises StaleVersion when the game moved on since
         ``expected_version`` (or its log is ahead of it), and DuplicateInteraction
         when the interaction id is already logged; in every case nothing is written.
+        ``clock_at`` restarts the game's clock windows then (None leaves the clock alone).
         """
-        new_version = expected_version + 1
+        return await self.commit_moves(
+            game_id, expected_version=expected_version, player_id=player_id, moves=[move], snapshot=snapshot,
+            interaction_id=interaction_id, finished=finished, announce=announce, clock_at=clock_at,
+        )
+
+    async def commit_moves(
+        self,
+        game_id: int,
+        *,
+        expected_version: int,
+        player_id: str,
+        moves: list[str],
+        snapshot: str,
+        finished: bool,
+        interaction_id: str | None = None,
+        announce: Outbox | None = None,
+        clock_at: float | None = None,
+        timed_out: bool = False,
+    ) -> int:
+        """Writes moves of one player in a row, as :meth:`commit_move` writes one.
+
+        ``timed_out`` marks them as the turn clock's (``origin`` = ``clock``) and claims the
+        clock's timeout for ``expected_version`` in the same transaction: when it was
+        claimed already (handled once, by another start or process) StaleVersion is raised
+        and nothing is written.
+        """
+        new_version = expected_version + len(moves)
         stamp = now()
         status = Status.FINISHED if finished else Status.RUNNING
+        origin = "clock" if timed_out else None
 
         def work(db: sqlite3.Connection) -> None:
+            if timed_out and not clock.claim(db, game_id, expected_version, clock.TIMED_OUT - 1):
+                raise StaleVersion(f"game {game_id}'s timeout at version {expected_version} is handled")
             cur = db.execute(
                 "UPDATE games SET snapshot = ?, version = ?, status = ?, updated_at = ?"
                 " WHERE id = ? AND version = ? AND status = 'running'",
@@ -619,10 +694,16 @@ class Store:
             )
             if cur.rowcount != 1:
                 raise StaleVersion(f"game {game_id} is not at version {expected_version}")
-            db.execute(
-                "INSERT INTO moves (game_id, seq, player_id, move, at, interaction_id) VALUES (?, ?, ?, ?, ?, ?)",
-                (game_id, new_version, player_id, move, stamp, interaction_id),
+            db.executemany(
+                "INSERT INTO moves (game_id, seq, player_id, move, at, interaction_id, origin)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(game_id, expected_version + n, player_id, move, stamp, interaction_id if n == 1 else None, origin)
+                 for n, move in enumerate(moves, 1)],
             )
+            if finished:
+                clock.stop(db, game_id)
+            elif clock_at is not None:
+                clock.restart(db, game_id, new_version, clock_at)
             _insert_outbox(db, game_id, announce)
 
         try:
@@ -637,7 +718,7 @@ class Store:
 
     async def moves(self, game_id: int, *, last: int | None = None) -> list[MoveRow]:
         """Returns the log in order; ``last`` keeps only the most recent moves."""
-        query = "SELECT seq, player_id, move, at, interaction_id FROM moves WHERE game_id = ?"
+        query = "SELECT seq, player_id, move, at, interaction_id, origin FROM moves WHERE game_id = ?"
         if last is not None:
             query = f"SELECT * FROM ({query} ORDER BY seq DESC LIMIT {int(last)})"
         rows = await self._run(lambda db: db.execute(query + " ORDER BY seq", (game_id,)).fetchall())
@@ -655,7 +736,7 @@ class Store:
         """Returns (game id, move) logged under an interaction id, or None."""
         r = await self._run(
             lambda db: db.execute(
-                "SELECT game_id, seq, player_id, move, at, interaction_id FROM moves WHERE interaction_id = ?",
+                "SELECT game_id, seq, player_id, move, at, interaction_id, origin FROM moves WHERE interaction_id = ?",
                 (interaction_id,),
             ).fetchone()
         )

@@ -1,0 +1,208 @@
+"""The turn clock: when a player who must act is reminded, and when their time runs out.
+
+Each game has one clock (a row of ``clocks``). Its windows start again at every move (a
+player's or the clock's), at the start and at a resume; the stages then fall due in order::
+
+    stage 0 → 1   the first reminder, ``remind_after`` after the start of the windows
+    stage 1 → 2   the second reminder, halfway from the first to the timeout
+    stage 2 → 3   the timeout: the clock plays ``on_timeout`` (``skip`` or ``forfeit``)
+
+A stage is handled by claiming it: ``UPDATE … WHERE game_id AND version AND stage`` in the
+same transaction as what it announces, so it happens once for a (game, version), however
+many schedulers race for it or restarts replay it. Times are seconds since the epoch, from
+the table service's clock, so tests move time by hand.
+
+    >>> s = ClockSettings()
+    >>> [(stage, due / 3600) for stage, due in s.stages(0.0)]
+    [(1, 12.0), (2, 42.0), (3, 72.0)]
+    >>> ClockSettings.parse(remind_after="2h", timeout="1d", on_timeout="forfeit").stages(0.0)[-1]
+    (3, 86400.0)
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from dataclasses import dataclass
+
+from engines import GameError
+from engines.core import shown
+
+HOUR = 3600.0
+DEFAULT_REMIND = 12 * HOUR
+DEFAULT_TIMEOUT = 72 * HOUR
+LONGEST = 60 * 24 * HOUR
+"""The longest window a clock may have (60 days)."""
+SHORTEST = 60.0
+"""The shortest (one minute; shorter would nag)."""
+TIMED_OUT = 3
+"""The stage of a clock whose turn has timed out (nothing more falls due until the turn moves on)."""
+
+_SPAN = re.compile(r"\s*([0-9]+(?:\.[0-9]+)?)\s*(m|min|mins|minutes?|h|hours?|d|days?)?\s*", re.IGNORECASE)
+_UNITS = {"m": 60.0, "h": HOUR, "d": 24 * HOUR}
+
+
+def parse_span(text: str | float | int, what: str) -> float:
+    """Returns a duration in seconds from ``90m``, ``12h``, ``3d`` or a number of hours; raises GameError.
+
+    >>> parse_span("90m", "remind_after"), parse_span("1.5d", "timeout"), parse_span(12, "timeout")
+    (5400.0, 129600.0, 43200.0)
+    >>> parse_span("soon", "timeout")
+    Traceback (most recent call last):
+    ...
+    engines.core.errors.GameError: timeout: I can't read 'soon': write a time like 90m, 12h or 3d.
+    """
+    if isinstance(text, bool):
+        raise GameError(f"{what}: write a time like 90m, 12h or 3d.")
+    if isinstance(text, int | float):
+        seconds = float(text) * HOUR
+    else:
+        m = _SPAN.fullmatch(text)
+        if not m:
+            raise GameError(f"{what}: I can't read '{shown(str(text), 30)}': write a time like 90m, 12h or 3d.")
+        seconds = float(m.group(1)) * _UNITS[(m.group(2) or "h")[0].lower()]
+    if not SHORTEST <= seconds <= LONGEST:
+        raise GameError(f"{what} must be between 1 minute and 60 days, not {span_text(seconds)}.")
+    return seconds
+
+
+def span_text(seconds: float) -> str:
+    """Returns a duration as players read it.
+
+    >>> span_text(42 * 3600), span_text(90 * 60), span_text(30), span_text(3 * 86400 + 3600)
+    ('1 d 18 h', '1 h 30 min', '30 s', '3 d 1 h')
+    """
+    s = max(0, round(seconds))
+    days, rest = divmod(s, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, secs = divmod(rest, 60)
+    if days:
+        return f"{days} d {hours} h" if hours else f"{days} d"
+    if hours:
+        return f"{hours} h {minutes} min" if minutes else f"{hours} h"
+    return f"{minutes} min" if minutes else f"{secs} s"
+
+
+@dataclass(frozen=True)
+class ClockSettings:
+    """A game's clock: when to remind, when to time out, and what a timeout does."""
+
+    remind_after: float = DEFAULT_REMIND
+    timeout: float = DEFAULT_TIMEOUT
+    on_timeout: str = "skip"
+
+    @classmethod
+    def parse(
+        cls,
+        *,
+        remind_after: str | float | None = None,
+        timeout: str | float | None = None,
+        on_timeout: str | None = None,
+        base: ClockSettings | None = None,
+    ) -> ClockSettings:
+        """Returns settings from typed values (None keeps ``base``'s, else the default); raises GameError."""
+        base = base or cls()
+        remind = base.remind_after if remind_after is None else parse_span(remind_after, "remind_after")
+        limit = base.timeout if timeout is None else parse_span(timeout, "timeout")
+        action = base.on_timeout if on_timeout is None else on_timeout.strip().lower()
+        if action not in ("skip", "forfeit"):
+            raise GameError(f"on_timeout is skip or forfeit, not '{shown(action, 20)}'.")
+        if remind >= limit:
+            raise GameError(
+                f"The reminder ({span_text(remind)}) must come before the timeout ({span_text(limit)})."
+            )
+        return cls(remind, limit, action)
+
+    def stages(self, started_at: float) -> list[tuple[int, float]]:
+        """Returns (stage reached, when it falls due) for windows that start at ``started_at``."""
+        second = self.remind_after + (self.timeout - self.remind_after) / 2
+        return [(1, started_at + self.remind_after), (2, started_at + second), (TIMED_OUT, started_at + self.timeout)]
+
+    def due(self, started_at: float, stage: int) -> float | None:
+        """Returns when the clock at ``stage`` next falls due, or None when nothing is left."""
+        return next((due for reached, due in self.stages(started_at) if reached > stage), None)
+
+    def describe(self) -> str:
+        """Returns "reminders after 12 h, timeout after 3 d (skip)"."""
+        return f"reminders after {span_text(self.remind_after)}, timeout after {span_text(self.timeout)} " \
+               f"({self.on_timeout})"
+
+
+@dataclass(frozen=True)
+class ClockRow:
+    """A game's clock as stored: its settings, and where the current windows stand."""
+
+    game_id: int
+    settings: ClockSettings
+    version: int
+    started_at: float | None
+    stage: int
+    paused_at: float | None
+    next_due: float | None
+
+    @property
+    def deadline(self) -> float | None:
+        """When the current turn times out, or None (paused, not started, timed out)."""
+        if self.started_at is None or self.paused_at is not None or self.stage >= TIMED_OUT:
+            return None
+        return self.started_at + self.settings.timeout
+
+
+# -- steps run inside the store's transactions ------------------------------------------
+
+def insert(db: sqlite3.Connection, game_id: int, settings: ClockSettings) -> None:
+    """Gives a new game its clock (not running until the start)."""
+    db.execute(
+        "INSERT INTO clocks (game_id, remind_after, timeout, on_timeout, version, stage)"
+        " VALUES (?, ?, ?, ?, 0, 0)",
+        (game_id, settings.remind_after, settings.timeout, settings.on_timeout),
+    )
+
+
+def read(db: sqlite3.Connection, game_id: int) -> ClockRow | None:
+    """Returns a game's clock, or None (a game from before clocks, or a damaged row)."""
+    r = db.execute(
+        "SELECT game_id, remind_after, timeout, on_timeout, version, started_at, stage, paused_at, next_due"
+        " FROM clocks WHERE game_id = ?",
+        (game_id,),
+    ).fetchone()
+    return _row(r) if r else None
+
+
+def _row(r: sqlite3.Row) -> ClockRow:
+    settings = ClockSettings(float(r["remind_after"]), float(r["timeout"]), str(r["on_timeout"]))
+    return ClockRow(int(r["game_id"]), settings, int(r["version"]), r["started_at"], int(r["stage"]),
+                    r["paused_at"], r["next_due"])
+
+
+def restart(db: sqlite3.Connection, game_id: int, version: int, at: float, *, running: bool = True) -> None:
+    """Starts fresh windows at ``at`` for the game at ``version`` (none when it is over or paused)."""
+    row = read(db, game_id)
+    if row is None:
+        return
+    due = row.settings.due(at, 0) if running and row.paused_at is None else None
+    db.execute(
+        "UPDATE clocks SET version = ?, started_at = ?, stage = 0, next_due = ? WHERE game_id = ?",
+        (version, at, due, game_id),
+    )
+
+
+def claim(db: sqlite3.Connection, game_id: int, version: int, stage: int) -> bool:
+    """Takes stage ``stage`` → the next one, for the game at ``version``; False when it was taken already."""
+    row = read(db, game_id)
+    if row is None or row.version != version or row.stage != stage or row.started_at is None:
+        return False
+    if row.paused_at is not None:
+        return False
+    reached = stage + 1
+    due = row.settings.due(row.started_at, reached)
+    cur = db.execute(
+        "UPDATE clocks SET stage = ?, next_due = ? WHERE game_id = ? AND version = ? AND stage = ?",
+        (reached, due, game_id, version, stage),
+    )
+    return cur.rowcount == 1
+
+
+def stop(db: sqlite3.Connection, game_id: int) -> None:
+    """Stops a clock for good (its game finished or was aborted)."""
+    db.execute("UPDATE clocks SET next_due = NULL WHERE game_id = ?", (game_id,))

@@ -10,6 +10,9 @@ and a handful of methods over a JSON-serialisable state::
 :meth:`Game.play` is transactional: it checks the seat and the turn, lets the
 game apply the move, and restores the exact previous state when anything goes
 wrong, so a rejected move never changes a game.
+
+:meth:`Game.timeout_moves` gives the moves the host's turn clock plays for a player whose
+time ran out: the game's "do the least" ``skip`` or its ``forfeit`` (:data:`ON_TIMEOUT`).
 """
 
 from __future__ import annotations
@@ -24,6 +27,9 @@ from engines.core.reader import FieldError, Reader, check_plain
 from engines.core.words import legal_hint
 
 JSON = dict[str, Any]
+
+ON_TIMEOUT: tuple[str, ...] = ("skip", "forfeit")
+"""What the turn clock may do for a player whose time ran out (:meth:`Game.timeout_moves`)."""
 
 
 class Game(ABC):
@@ -46,6 +52,12 @@ class Game(ABC):
     """A move's first word → how it is written (``"attack <from> <to>"``), for refusals."""
     LEGAL_MOVES_COMPLETE: ClassVar[bool] = True
     """False when ``legal_moves`` is a sample (a continuous game): refusals then never list it."""
+    ON_TIMEOUT: ClassVar[tuple[str, ...]] = ON_TIMEOUT
+    """The turn clock's policies :meth:`timeout_moves` takes."""
+    FORFEIT_MOVE: ClassVar[str | None] = None
+    """The move by which the player to act gives up (``resign``, ``concede``); None: there is none."""
+    TIMEOUT_DOCS: ClassVar[dict[str, str]] = {}
+    """Policy (``skip``, ``forfeit``) → one sentence of what the turn clock plays, for players."""
 
     def __init__(self, players: list[str], seed: int, options: dict[str, Any]) -> None:
         self.players: list[str] = list(players)
@@ -171,6 +183,47 @@ class Game(ABC):
             raise
         self.last_move = canonical
         return events
+
+    # -- the turn clock ---------------------------------------------------------------
+
+    def timeout_moves(self, player: str, on_timeout: str) -> list[str]:
+        """Returns the moves the turn clock plays for ``player`` whose time ran out, in order.
+
+        ``skip``: the game's documented "do the least" completion of the player's turn (or of
+        their part of it, when several must act); ``forfeit``: the player leaves the game as its
+        rules allow. A game without a skip falls back to forfeit. Each move is an ordinary move
+        in the game's notation, accepted by ``play`` in turn; the host logs them as the clock's.
+
+        Returns ``[]`` when ``player`` is not to act now (or the game is over): a clock that
+        fires late plays nothing. Also ``[]`` for a forfeit in a game with no give-up move
+        (:attr:`FORFEIT_MOVE` None): the host then ends the game itself. Raises ValueError
+        for a policy not in :data:`ON_TIMEOUT`. Never changes the game.
+        """
+        if on_timeout not in self.ON_TIMEOUT:
+            raise ValueError(f"on_timeout must be one of {', '.join(self.ON_TIMEOUT)}, not {on_timeout!r}.")
+        if self.is_over or player not in self.to_act():
+            return []
+        if on_timeout == "skip":
+            moves = self.skip_moves(player)
+            if moves is not None:
+                return moves
+        return self.forfeit_moves(player)
+
+    def skip_moves(self, player: str) -> list[str] | None:
+        """Returns the game's skip for ``player`` (who is to act), or None when it has none.
+
+        Games with a skip override this (the default: none, so ``skip`` means forfeit). It
+        must not change the game: simulate on :meth:`clone` when the moves depend on each other.
+        """
+        return None
+
+    def forfeit_moves(self, player: str) -> list[str]:
+        """Returns the moves by which ``player`` (who is to act) leaves: :attr:`FORFEIT_MOVE`, if any."""
+        return [self.FORFEIT_MOVE] if self.FORFEIT_MOVE else []
+
+    def clone(self) -> Self:
+        """Returns an independent copy of the game (the same state, dice included)."""
+        return type(self).from_json(self.to_json())
 
     def legal_hint(self, player: str) -> str:
         """Returns a sentence of the moves ``player`` may make now: each one when there are

@@ -38,6 +38,15 @@ Readings chosen here:
   room (nearest first) this activation: a move beside the depot if needed, then ``harvest``.
   It goes on only while the turn stays with the player (strict alternation), so with enemy
   workers still to act it plays one worker; the log keeps the orders it played.
+- The turn clock (``timeout_moves``): ``forfeit`` is ``concede``. ``skip`` is one order,
+  the player's current turn only (the turn then alternates): ``first me`` in the Initiative
+  Phase; in the Worker and Action Phases ``done`` for the piece that is activating, else
+  ``pass`` when the player may spend a Pass (it keeps every piece's activation for later,
+  and unused Passes lapse at the end of the phase anyway), else ``done`` for their first
+  eligible piece in id order (models, then buildings), one not in Overwatch first, which
+  activates it doing nothing (core §6.3); ``end`` in the Production Phase. When the opponent
+  has nothing left to activate, the turn stays with the player after it (core §6.3), and
+  the clock starts again for their next activation.
 """
 
 from __future__ import annotations
@@ -84,6 +93,13 @@ class Nexo(Game):
     MAX_PLAYERS = 2
     MOVE_SHAPES = SHAPES
     LEGAL_MOVES_COMPLETE = False  # legal_moves is a sample of a continuous game
+    FORFEIT_MOVE = "concede"
+    TIMEOUT_DOCS = {
+        "skip": "Passes or ends the player's turn: 'first me' at Initiative; 'done' for a unit that is "
+        "activating, else a Pass when one may be spent, else 'done' for their first eligible piece (it does "
+        "nothing); 'end' in the Production Phase.",
+        "forfeit": "The player concedes and the other player wins.",
+    }
     OPTIONS = {"scenario": None, "battlefield": "crossroads", "carbonite": 200, "round_limit": None}
     OPTION_DOCS = {
         "scenario": "A position to start from (see engines/nexo/scenario.py); none: a fresh game.",
@@ -171,6 +187,22 @@ class Nexo(Game):
     def winners(self) -> list[str]:
         name = self._name(self.state.winner)
         return [name] if name else []
+
+    def skip_moves(self, player: str) -> list[str]:
+        """Returns the turn clock's skip for ``player``: one order that ends their turn (see the readings)."""
+        s, seat = self.state, self._seat(player)
+        if s.phase == Phase.INITIATIVE:
+            return ["first me"]
+        if s.phase == Phase.PRODUCTION:
+            return ["end"]
+        if s.active is not None:
+            return [f"done {s.active}"]
+        w = self.world()
+        mine = w.eligible(seat, s.phase.value)
+        if s.sides[seat].passes > 0 and mine and w.eligible(other(seat), s.phase.value):
+            return ["pass"]
+        idle = [p for p in mine if not p.overwatch] or mine
+        return [f"done {idle[0].id}"] if idle else []
 
     def apply(self, player: str, text: str) -> tuple[str, list[Event]]:
         parts = [p for p in text.split(";") if p.strip()]

@@ -38,6 +38,9 @@ Readings chosen here (where neither document decides):
   the mover wins with strictly more hexes, otherwise the move is illegal.
 - Black's layouts are stored as data beside White's (the half-turn mirror is checked by a
   test, not computed), so a group may add an asymmetric layout.
+- The turn clock (``timeout_moves``): NXS has no skip, since both steps of a turn are
+  compulsory and no move is the "least" one, so ``skip`` falls back to ``forfeit``, which is
+  ``resign`` at either step: the game ends and the other player wins.
 """
 
 from __future__ import annotations

@@ -90,6 +90,11 @@ class Nxs(Game):
     MIN_PLAYERS = 2
     MAX_PLAYERS = 2
     MOVE_SHAPES = SHAPES
+    FORFEIT_MOVE = "resign"
+    TIMEOUT_DOCS = {
+        "skip": "NXS has no skip (a turn's move and rotation are compulsory): the player resigns.",
+        "forfeit": "The player resigns and the other player wins.",
+    }
     OPTIONS = {"layout": "medium", "target": 10, "handicap": {}, "quiet_turns": 60, "repetitions": 3}
     OPTION_DOCS = {
         "layout": "The starting layout from data/nxs/layouts.json: short (7 ships), medium (10)"

@@ -14,8 +14,9 @@ from engines.core.game import Game
 from engines.core.reader import show_value
 from engines.xisk.board import Board, load_board
 from engines.xisk.checks import check_state
+from engines.xisk.clock import skip_step
 from engines.xisk.moves import SHAPES, parse
-from engines.xisk.rules import apply_move, legal_moves, to_act
+from engines.xisk.rules import apply_move, can_resign, legal_moves, to_act
 from engines.xisk.setup import CARDS_PER_PLAYER, deal, deal_events
 from engines.xisk.state import NEUTRAL, Phase, XiskState
 from engines.xisk.view import player_view, private_part
@@ -35,6 +36,15 @@ class Xisk(Game):
         "cards_per_player": "Cards dealt to each player for the claim (None: 21/14/10/8/7 for "
         "2–6 players; 1 up to 42 ÷ players for a shorter or more neutral game).",
     }
+    FORFEIT_MOVE = "resign"
+    TIMEOUT_DOCS = {
+        "skip": "Claims the first free country; in a turn, redeems only a compulsory set, places the supply "
+        "one chip at a time on the largest stack, attacks nothing, invades with 0 and makes no adjustment.",
+        "forfeit": "The player resigns: their countries turn neutral, their cards go back to the deck, and "
+        "the last player left wins.",
+    }
+    SKIP_LIMIT = 1000
+    """More moves than any skip takes (a supply of chips placed one at a time): a guard, never reached."""
 
     board: Board
     state: XiskState
@@ -92,6 +102,27 @@ class Xisk(Game):
     def private_view(self, player: str) -> JSON:
         """Returns the player's hand and the cardsets it holds, without building the public view."""
         return private_part(self.state, player)
+
+    def skip_moves(self, player: str) -> list[str]:
+        """Returns the turn clock's skip for ``player`` (readings 16–19): played on a copy until
+        their turn has passed (or, while claiming, their claims in a row), or the game is over."""
+        game = self.clone()
+        claiming, turn_number = game.state.phase is Phase.CLAIM, game.state.turn_number
+        moves: list[str] = []
+        for _ in range(self.SKIP_LIMIT):
+            s = game.state
+            if s.phase is Phase.OVER or player not in to_act(s):
+                return moves
+            if (s.phase is not Phase.CLAIM) if claiming else (s.turn_number != turn_number):
+                return moves  # a new turn has begun (the lone survivor's, or the first after claiming)
+            game.play(player, str(skip_step(s, game.board, player)))
+            assert game.last_move is not None
+            moves.append(game.last_move)
+        raise AssertionError(f"The skip of {player} did not end within {self.SKIP_LIMIT} moves.")
+
+    def forfeit_moves(self, player: str) -> list[str]:
+        """Returns ``["resign"]``, or ``[]`` for the last player left, who may not resign (reading 13)."""
+        return ["resign"] if can_resign(self.state, player) else []
 
     def apply(self, player: str, text: str) -> tuple[str, list[Event]]:
         """Parses and applies a move; raises BadNotation or IllegalMove naming what was typed."""

@@ -9,6 +9,7 @@ What players type (case does not matter, extra spaces are ignored)::
     invade <n>                       move n extra chips after a conquest (0 allowed)
     adjust <from> <to> <n>           the one transfer of the adjust phase
     end                              end the attack phase, or skip the adjust
+    resign                           leave the game: your countries turn neutral
 
 A country is its id, its name (spaces and all) or a unique prefix of its words, exactly
 as the ``/xisk`` commands take it (:func:`engines.xisk.board.resolve_country`); how two
@@ -23,8 +24,8 @@ naming countries by id; ``str`` gives the canonical form stored in the log::
     'redeem AS 10H 2C'
     >>> parse("attack alaska kamchatka")
     Attack(source='alaska', target='kamchatka')
-    >>> str(parse("Invade 0")), str(parse("end"))
-    ('invade 0', 'end')
+    >>> str(parse("Invade 0")), str(parse("end")), str(parse(" RESIGN "))
+    ('invade 0', 'end', 'resign')
     >>> parse("atack alaska kamchatka")
     Traceback (most recent call last):
     ...
@@ -51,6 +52,7 @@ from engines.xisk.board import Board, exact_country, load_board, resolve_country
 SHAPES: dict[str, str] = {
     "claim": "claim <country>", "redeem": "redeem <card> <card> <card>", "place": "place <country> <n>",
     "attack": "attack <from> <to>", "invade": "invade <n>", "adjust": "adjust <from> <to> <n>", "end": "end",
+    "resign": "resign",
 }
 """How each kind of move is written, by its first word."""
 HELP = "moves are " + ", ".join(SHAPES.values())
@@ -128,15 +130,24 @@ class End:
         return "end"
 
 
-Move = Claim | Redeem | Place | Attack | Invade | Adjust | End
+@dataclass(frozen=True)
+class Resign:
+    """``resign``: the player to act leaves the game (any phase); their countries turn neutral."""
+
+    def __str__(self) -> str:
+        return "resign"
+
+
+Move = Claim | Redeem | Place | Attack | Invade | Adjust | End | Resign
 
 _EXAMPLE = {
     "claim": "claim alaska", "redeem": "redeem AS KS QS", "place": "place alaska 3",
     "attack": "attack alaska kamchatka", "invade": "invade 2", "adjust": "adjust alaska alberta 2", "end": "end",
+    "resign": "resign",
 }
-_ARITY = {"claim": 1, "redeem": 3, "place": 2, "attack": 2, "invade": 1, "adjust": 3, "end": 0}
-"""How many words each move takes at least (exactly, for redeem, invade and end)."""
-_EXACT = {"redeem", "invade", "end"}
+_ARITY = {"claim": 1, "redeem": 3, "place": 2, "attack": 2, "invade": 1, "adjust": 3, "end": 0, "resign": 0}
+"""How many words each move takes at least (exactly, for redeem, invade, end and resign)."""
+_EXACT = {"redeem", "invade", "end", "resign"}
 
 
 _COUNT = re.compile(r"[0-9]{1,4}")
@@ -224,6 +235,8 @@ def parse(text: str, board: Board | None = None) -> Move:
         return Invade(_count(args[0], text))
     if verb == "end":
         return End()
+    if verb == "resign":
+        return Resign()
     board = board or load_board()
     if verb == "claim":
         return Claim(resolve_country(" ".join(raw[1:]), board))

@@ -16,7 +16,7 @@ from engines.core.words import did_you_mean, plural
 from engines.xisk.battle import attacker_dice, defender_dice, resolve_battle
 from engines.xisk.board import Board
 from engines.xisk.cards import MUST_REDEEM_AT, is_set, redeemable
-from engines.xisk.moves import Adjust, Attack, Claim, End, Invade, Move, Place, Redeem
+from engines.xisk.moves import Adjust, Attack, Claim, End, Invade, Move, Place, Redeem, Resign
 from engines.xisk.setup import finish_claims
 from engines.xisk.state import NEUTRAL, Phase, XiskState
 
@@ -83,9 +83,13 @@ def transfers(s: XiskState, board: Board, player: str) -> list[tuple[str, str, i
 
 
 def legal_moves(s: XiskState, board: Board, player: str) -> list[Move]:
-    """Returns every legal move of ``player`` now (none when it is not their move)."""
+    """Returns every legal move of ``player`` now (none when it is not their move); ``resign`` last."""
     if player not in to_act(s):
         return []
+    return [*_phase_moves(s, board, player), *([Resign()] if can_resign(s, player) else [])]
+
+
+def _phase_moves(s: XiskState, board: Board, player: str) -> list[Move]:
     if s.phase is Phase.CLAIM:
         return [Claim(c) for c in board.countries if s.owner[c] is None]
     if s.phase in (Phase.SUPPLY, Phase.CARDSET):
@@ -125,6 +129,8 @@ def apply_move(s: XiskState, board: Board, players: list[str], player: str, move
 
     Refusals name countries as players read them (``Western United States``), never by id.
     """
+    if isinstance(move, Resign):
+        return resign(s, board, players, player)
     if isinstance(move, Claim) and s.phase is Phase.CLAIM:
         return _claim(s, board, players, player, _country(board, move.country))
     if isinstance(move, Redeem) and s.phase in (Phase.SUPPLY, Phase.CARDSET):
@@ -355,10 +361,73 @@ def _end_turn(s: XiskState, board: Board) -> list[Event]:
             s.hands[player].sort(key=DECK_INDEX.__getitem__)
             events.append(event("draw", f"{player} draws a card.", player=player))
             events.append(event("card", f"You draw {card}.", to=player, card=card))
+    return events + _next_turn(s, board)
+
+
+def _next_turn(s: XiskState, board: Board) -> list[Event]:
+    """Gives the turn to the next player in turn order who is still playing, and starts it."""
     n = len(s.order)
     for step in range(1, n + 1):
         nxt = (s.turn_index + step) % n
         if s.order[nxt] not in s.eliminated:
             s.turn_index = nxt
             break
-    return events + start_turn(s, board)
+    return start_turn(s, board)
+
+
+# -- leaving the game -------------------------------------------------------------------
+
+
+def can_resign(s: XiskState, player: str) -> bool:
+    """True when another player is still in the game (a defeat awaiting its ``invade`` counts as done)."""
+    return any(p not in (player, s.defeated_pending) and p not in s.eliminated for p in s.hands)
+
+
+def resign(s: XiskState, board: Board, players: list[str], player: str) -> list[Event]:
+    """``resign``: ``player`` leaves the game; the rules of it are in :mod:`engines.xisk` (readings 12–15).
+
+    Their countries turn neutral with the chips on them, their cards go back to the deck
+    (shuffled), and they take no more turns. When one player is left, that player wins; else
+    the game goes on: the claiming with the remaining claims, or the next player's turn.
+    The last player left may not resign (there is no one to resign to).
+    """
+    if not can_resign(s, player):
+        raise IllegalMove("You can't resign: you are the last player left. Take the neutral countries to win.")
+    held = s.hands[player]
+    countries = s.countries_of(player)
+    for c in countries:
+        s.owner[c] = NEUTRAL
+    s.deck.extend(held)
+    s.hands[player] = []
+    s.eliminated.append(player)
+    events = [event("resign", f"{player} resigns: " + (
+        f"{plural(len(countries), 'country turns', 'countries turn')} neutral." if countries
+        else "they leave the game."), player=player, countries=countries, cards_returned=len(held))]
+    claiming = s.phase is Phase.CLAIM
+    if claiming:
+        s.claim_queue = [cp for cp in s.claim_queue if cp[1] != player]
+    pending, s.defeated_pending = s.defeated_pending, None
+    if pending is not None:  # the resigner had just taken this player's last country
+        held = held + s.hands[pending]
+        s.deck.extend(s.hands[pending])
+        s.hands[pending] = []
+        s.eliminated.append(pending)
+        events.append(event("defeat", f"{pending} is defeated: their cards go back to the deck.",
+                            player=player, defeated=pending, cards_taken=0))
+    if held and not claiming:  # while claiming, the deck is shuffled when the claiming ends
+        s.rng.shuffle(s.deck)
+    left = [p for p in players if p not in s.eliminated]
+    if claiming and (len(left) == 1 or not s.claim_queue):
+        s.claim_queue = []  # a last player claims no more: the claiming ends as after the last claim
+        events += finish_claims(s, players)
+    if len(left) == 1:
+        s.invade, s.supply_left = None, 0
+        s.phase, s.winner = Phase.OVER, left[0]
+        return [*events, event("win", f"{left[0]} is the last player left and wins the game!",
+                               player=left[0])]
+    if claiming:
+        return events if s.claim_queue else events + start_turn(s, board)
+    if s.turn != player:
+        return events
+    s.invade = None
+    return events + _next_turn(s, board)

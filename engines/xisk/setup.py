@@ -78,7 +78,10 @@ def roll_for_order(rng: Rng, players: list[str]) -> tuple[list[str], list[Event]
 
 
 def finish_claims(s: XiskState, players: list[str]) -> list[Event]:
-    """Ends the claiming: cards back and shuffled, neutral chips, the turn-order roll."""
+    """Ends the claiming: cards back and shuffled, neutral chips, the turn-order roll.
+
+    Only players still playing roll; any who resigned while claiming follow them in ``order``.
+    """
     for hand in s.hands.values():
         s.deck.extend(hand)
         hand.clear()
@@ -91,6 +94,10 @@ def finish_claims(s: XiskState, players: list[str]) -> list[Event]:
     if free:
         events.append(event("neutral", f"A neutral chip goes on each of the {len(free)} unclaimed "
                             "countries.", countries=free))
-    s.order, order_events = roll_for_order(s.rng, players)
-    events.extend(order_events)
+    playing = [p for p in players if p not in s.eliminated]
+    order = playing
+    if len(playing) > 1:  # players who resigned while claiming roll for nothing; they come last
+        order, order_events = roll_for_order(s.rng, playing)
+        events.extend(order_events)
+    s.order = order + [p for p in players if p in s.eliminated]
     return events

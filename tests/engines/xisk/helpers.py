@@ -92,10 +92,17 @@ def leaked(cards: set[str], value: Any) -> set[str]:
     return cards & set(_CARD.findall(text))
 
 
-def random_move(g: Xisk, rnd: random.Random, *, aggressive: float = 0.0) -> tuple[str, str]:
-    """Returns (player, move) picked at random among the legal moves (attacks favoured)."""
+def random_move(g: Xisk, rnd: random.Random, *, aggressive: float = 0.0, resign: float = 0.0) -> tuple[str, str]:
+    """Returns (player, move) picked at random among the legal moves (attacks favoured).
+
+    ``resign`` is played with that chance when it is legal, and never otherwise.
+    """
     player = g.to_act()[0]
     moves = g.legal_moves(player)
+    if "resign" in moves:
+        if resign and rnd.random() < resign:
+            return player, "resign"
+        moves.remove("resign")
     if aggressive and rnd.random() < aggressive:
         attacks = [m for m in moves if m.startswith(("attack", "invade"))]
         if attacks:
@@ -112,7 +119,7 @@ def greedy_move(g: Xisk) -> tuple[str, str]:
     """Returns (player, move) of a simple attacker that finishes games (as in the bench)."""
     s = g.state
     player = g.to_act()[0]
-    moves = g.legal_moves(player)
+    moves = [m for m in g.legal_moves(player) if m != "resign"]
     head = moves[0].split()[0]
     if head in ("claim", "invade"):
         return player, moves[0] if head == "claim" else moves[-1]

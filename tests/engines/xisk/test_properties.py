@@ -55,9 +55,14 @@ def check_invariants(g: Xisk, before: dict[str, Any], events: list[dict[str, Any
         if e["kind"] == "claim":
             assert e["card"] == min(dealt, key=DECK_INDEX.__getitem__)
             assert dealt.pop(e["card"]) == e["player"]
+        if e["kind"] == "resign":  # a resigner's claims still to come are dropped (reading 12)
+            for card in [c for c, p in dealt.items() if p == e["player"] or g.is_over]:
+                del dealt[card]  # and once one player is left, no claim is made any more
     if not claiming:
         assert not dealt
-    if g.is_over:
+    if g.is_over and any(e["kind"] == "resign" for e in events):  # reading 13: the last player left wins
+        assert g.to_act() == [] and [p for p in g.players if p not in view["eliminated"]] == g.winners
+    elif g.is_over:
         assert g.to_act() == [] and len({v["owner"] for v in view["countries"].values()}) == 1
     else:
         assert len(g.to_act()) == 1 and g.to_act()[0] not in view["eliminated"]
@@ -92,6 +97,21 @@ def test_random_play_keeps_every_invariant(seed: int, n: int, cpp: int | None) -
         check_invariants(g, before, events, dealt)
         if i % 7 == 0:
             _out_of_turn(g, rnd)
+
+
+@FAST
+@given(seed=st.integers(0, 2**32), n=st.integers(2, 6), cpp=st.none() | st.integers(1, 4))
+def test_random_play_with_resignations_keeps_every_invariant(seed: int, n: int, cpp: int | None) -> None:
+    g = new_game(seed, n, cpp)
+    rnd = random.Random(seed)
+    dealt = {c: p for p in g.players for c in g.view(p)["hand"]}
+    for _ in range(250):
+        if g.is_over:
+            break
+        before = g.view(None)
+        events = g.play(*random_move(g, rnd, aggressive=0.8, resign=0.03))
+        check_invariants(g, before, events, dealt)
+        assert Xisk.from_json(g.to_json()).to_json() == g.to_json()
 
 
 def _midgame(seed: int, n: int, moves: int) -> Xisk:
@@ -144,6 +164,7 @@ WELL_FORMED = st.one_of(
     st.builds(lambda n: f"invade {n}", COUNTS),
     st.builds(lambda a, b, n: f"adjust {a} {b} {n}", WORDS, WORDS, COUNTS),
     st.just("end"),
+    st.just("resign"),
 )
 
 

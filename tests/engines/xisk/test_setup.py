@@ -156,7 +156,7 @@ def test_the_ace_of_spades_claims_first_and_any_country_may_be_claimed() -> None
         if holder is not None:
             break
     assert holder is not None
-    assert g.to_act() == [holder] and len(g.legal_moves(holder)) == 42
+    assert g.to_act() == [holder] and len([m for m in g.legal_moves(holder) if m.startswith("claim")]) == 42
     events = g.play(holder, "claim madagascar")
     assert events[0]["card"] == "AS" and "AS" in events[0]["text"] and is_public(events[0])
 

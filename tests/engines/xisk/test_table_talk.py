@@ -94,15 +94,15 @@ def test_a_bad_move_lists_the_legal_moves_when_few() -> None:
     g = position(owners={"alaska": "ann"}, chips={"alaska": 2}, phase=Phase.ATTACK)
     message = _refusal(g, "ann", "hit kamchatka")
     assert message == ("I can't read 'hit kamchatka'. Legal now: attack alaska alberta, "
-                       "attack alaska kamchatka, attack alaska northwest-territory, end.")
+                       "attack alaska kamchatka, attack alaska northwest-territory, end, resign.")
 
 
 def test_a_bad_move_names_the_kinds_of_move_when_many() -> None:
     g = position(owners={"alaska": "ann", "peru": "ann"}, phase=Phase.SUPPLY, supply_left=5,
                  hands={"ann": ["AS", "KS", "QS"]})
     message = _refusal(g, "ann", "plac alaska")
-    assert message.startswith("I can't read 'plac alaska': did you mean place? Legal now: 11 moves (")
-    assert message.endswith("(redeem <card> <card> <card>, place <country> <n>).")
+    assert message.startswith("I can't read 'plac alaska': did you mean place? Legal now: 12 moves (")
+    assert message.endswith("(redeem <card> <card> <card>, place <country> <n>, resign).")
 
 
 def test_a_refused_move_leaves_the_game_unchanged() -> None:

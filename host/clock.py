@@ -187,20 +187,35 @@ def restart(db: sqlite3.Connection, game_id: int, version: int, at: float, *, ru
     )
 
 
-def claim(db: sqlite3.Connection, game_id: int, version: int, stage: int) -> bool:
-    """Takes stage ``stage`` → the next one, for the game at ``version``; False when it was taken already."""
+def claim(db: sqlite3.Connection, game_id: int, version: int, reached: int) -> bool:
+    """Moves the clock of the game at ``version`` on to stage ``reached``; False when it is there already.
+
+    Keyed by (game, version, stage): of two claims of the same stage, one succeeds. A
+    clock overdue by several stages (the bot was down) is claimed once, at the latest.
+    """
     row = read(db, game_id)
-    if row is None or row.version != version or row.stage != stage or row.started_at is None:
+    if row is None or row.version != version or row.stage >= reached or row.started_at is None:
         return False
     if row.paused_at is not None:
         return False
-    reached = stage + 1
     due = row.settings.due(row.started_at, reached)
     cur = db.execute(
-        "UPDATE clocks SET stage = ?, next_due = ? WHERE game_id = ? AND version = ? AND stage = ?",
-        (reached, due, game_id, version, stage),
+        "UPDATE clocks SET stage = ?, next_due = ? WHERE game_id = ? AND version = ? AND stage < ?",
+        (reached, due, game_id, version, reached),
     )
     return cur.rowcount == 1
+
+
+def reached_by(row: ClockRow, now: float) -> int:
+    """Returns the latest stage due at ``now`` for a clock (its own stage when none is).
+
+    >>> row = ClockRow(1, ClockSettings(), 4, 0.0, 0, None, 12 * 3600.0)
+    >>> reached_by(row, 11 * 3600.0), reached_by(row, 50 * 3600.0), reached_by(row, 99 * 3600.0)
+    (0, 2, 3)
+    """
+    if row.started_at is None or row.paused_at is not None:
+        return row.stage
+    return max([row.stage, *(stage for stage, due in row.settings.stages(row.started_at) if due <= now)])
 
 
 def stop(db: sqlite3.Connection, game_id: int) -> None:

@@ -45,16 +45,26 @@ class Clocks:
         )
         return None if row is None or row["due"] is None else float(row["due"])
 
-    async def remind(self, row: ClockRow, announce: Outbox | None) -> bool:
-        """Claims a reminder stage of ``row`` and writes its announcement; False when it was claimed already."""
+    async def remind(self, row: ClockRow, reached: int, announce: Outbox | None) -> bool:
+        """Claims reminder stage ``reached`` of ``row`` and writes its announcement; False when it was claimed."""
 
         def work(db: sqlite3.Connection) -> bool:
-            if not clock.claim(db, row.game_id, row.version, row.stage):
+            if not clock.claim(db, row.game_id, row.version, reached):
                 return False
             _insert_outbox(db, row.game_id, announce)
             return True
 
         return await self.store._write(work)
+
+    async def stop(self, game_id: int, version: int, stage: int) -> bool:
+        """Stops a clock still at (version, stage), so nothing falls due; False when it has moved on."""
+        cur = await self.store._write(
+            lambda db: db.execute(
+                "UPDATE clocks SET next_due = NULL WHERE game_id = ? AND version = ? AND stage = ?",
+                (game_id, version, stage),
+            )
+        )
+        return bool(cur.rowcount)
 
     async def configure(self, game_id: int, settings: ClockSettings, announce: Outbox | None = None) -> None:
         """Changes a game's clock settings; the current windows keep their start."""

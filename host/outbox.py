@@ -53,6 +53,8 @@ class Outbox:
     """Of ``to_act``, the user ids who have not moved in this game lately (or not since a restart):
     an adapter that spares present players a ping on every change still pings these."""
     guild_id: str | None = None
+    notice: str | None = None
+    """What kind of notice this is when it is not a move or lobby change: ``reminder`` (the turn clock)."""
     id: int | None = None
     receipt: dict[str, Any] = field(default_factory=dict)
 

@@ -685,7 +685,7 @@ class Store:
         origin = "clock" if timed_out else None
 
         def work(db: sqlite3.Connection) -> None:
-            if timed_out and not clock.claim(db, game_id, expected_version, clock.TIMED_OUT - 1):
+            if timed_out and not clock.claim(db, game_id, expected_version, clock.TIMED_OUT):
                 raise StaleVersion(f"game {game_id}'s timeout at version {expected_version} is handled")
             cur = db.execute(
                 "UPDATE games SET snapshot = ?, version = ?, status = ?, updated_at = ?"

@@ -28,6 +28,7 @@ from typing import Any
 
 from engines import GAMES, GameError
 from engines.core import Event, Game, is_public, shown
+from host.clock import ClockSettings, span_text
 from host.outbox import Outbox
 from host.store import (
     ChannelTaken,
@@ -105,9 +106,16 @@ class Tables:
     # -- lobby ------------------------------------------------------------------------
 
     async def create(
-        self, *, channel_id: str, guild_id: str | None, game: str, creator: Person, options: dict[str, Any]
+        self,
+        *,
+        channel_id: str,
+        guild_id: str | None,
+        game: str,
+        creator: Person,
+        options: dict[str, Any],
+        clock: ClockSettings | None = None,
     ) -> Outbox:
-        """Opens a lobby and seats its creator; raises Refusal or GameError."""
+        """Opens a lobby with its turn clock and seats its creator; raises Refusal or GameError."""
         cls = GAMES.get(game)
         if cls is None:
             raise Refusal(f"There is no game called '{shown(game, 30)}' (games: {', '.join(sorted(GAMES))}).")
@@ -139,6 +147,7 @@ class Tables:
                         options=opts,
                         creator_name=seat_name(creator.name, set()),
                         announce=out,
+                        clock_settings=clock,
                     )
                 except ChannelTaken as err:
                     raise Refusal("This channel already has a game.") from err
@@ -205,7 +214,9 @@ class Tables:
             out.lines.insert(0, f"{cls.TITLE} begins: {', '.join(s.name for s in seats)}.")
             with _saving():
                 try:
-                    await self.store.start_game(row.id, seed=seed, snapshot=game.to_json(), announce=out)
+                    await self.store.start_game(
+                        row.id, seed=seed, snapshot=game.to_json(), announce=out, clock_at=self.clock()
+                    )
                 except StaleVersion as err:  # another process started or closed it meanwhile
                     raise Refusal("The game has already started, or its table was closed.") from err
             self._remember(table)
@@ -336,6 +347,7 @@ class Tables:
                     interaction_id=interaction_id,
                     finished=game.is_over,
                     announce=out,
+                    clock_at=now,
                 )
         except DuplicateInteraction:
             self._cache.pop(channel_id, None)
@@ -348,6 +360,75 @@ class Tables:
         if game.is_over:
             self._cache.pop(channel_id, None)
         return out
+
+    async def time_out(self, game_id: int, version: int, settings: ClockSettings) -> Outbox | None:
+        """Plays the turn clock's ``on_timeout`` for the first player to act in a game at ``version``.
+
+        The moves come from the engine (:meth:`~engines.core.game.Game.timeout_moves`) and are
+        committed together, as the clock's, with the claim of the timeout: None when the
+        game has moved on or the timeout was handled already (by another start or process).
+        """
+        row = await self.store.game(game_id, snapshot=False)
+        if row is None or row.status is not Status.RUNNING or row.version != version:
+            return None
+        async with self.lock(row.channel_id):
+            table = self._cache.get(row.channel_id)
+            if table is None or table.row.id != game_id:
+                table = await self._running(row.channel_id, None)
+            current = table.game
+            if table.row.id != game_id or table.row.version != version or current is None or not current.to_act():
+                return None
+            name = current.to_act()[0]
+            person_id = table.user_of(name) or ""
+            acting_before = set(current.to_act())
+            secrets_before = table.secrets or {s.name: secret_part(current, s.name) for s in table.seats}
+            game, policy, played, events = self._clock_moves(table, name, settings.on_timeout)
+            what = "forfeits" if policy == "forfeit" else "has the turn skipped"
+            try:
+                out = self._move_outbox(table, game, events, acting_before, secrets_before, "; ".join(played),
+                                        version + len(played))
+                out.lines.insert(0, f"⏰ {name}'s time ran out ({span_text(settings.timeout)} without a move):"
+                                    f" {name} {what} by the clock ({'; '.join(played)}).")
+                now = self.clock()
+                with _saving():
+                    await self.store.commit_moves(
+                        game_id, expected_version=version, player_id=person_id, moves=played,
+                        snapshot=game.to_json(), finished=game.is_over, announce=out, clock_at=now, timed_out=True,
+                    )
+            except StaleVersion:  # handled already: the engine is ahead of the store
+                self._cache.pop(row.channel_id, None)
+                return None
+            except BaseException:
+                self._cache.pop(row.channel_id, None)
+                raise
+            table.game = game
+            table.row = replace(table.row, version=version + len(played),
+                                status=Status.FINISHED if game.is_over else Status.RUNNING)
+            if game.is_over:
+                self._cache.pop(row.channel_id, None)
+            return out
+
+    def _clock_moves(self, table: Table, name: str, on_timeout: str) -> tuple[Game, str, list[str], list[Event]]:
+        """Plays the engine's timeout moves for ``name`` on a copy of the game: (copy, policy, moves, events).
+
+        A skip the engine cannot play (a bug) falls back to forfeit, and is logged.
+        """
+        assert table.game is not None
+        for choice in dict.fromkeys([on_timeout, "forfeit"]):
+            game = table.game.clone()
+            played: list[str] = []
+            events: list[Event] = []
+            try:
+                for move in game.timeout_moves(name, choice):
+                    events += game.play(name, move)
+                    played.append(game.last_move or move)
+            except GameError as err:
+                log.error("game %s: the clock's %s for a %s player was refused: %s", table.row.id, choice,
+                          table.row.game, type(err).__name__)
+                continue
+            if played:
+                return game, choice, played, events
+        raise Refusal("The clock found no move to play for the player whose time ran out.")
 
     async def _moved_elsewhere(self, row: GameRow) -> bool:
         """Returns whether the stored game is no longer at the cached row's version and status."""
@@ -458,6 +539,8 @@ class Tables:
             if not standing or standing[-1].player_id != person.id:
                 raise Refusal("Only your own last move can be taken back, and only before anyone else acts.")
             last = standing[-1]
+            if last.origin == "clock":
+                raise Refusal(f"`{last.move}` was played by the turn clock when your time ran out: it stands.")
             before = _replayed(row, table.seats, standing[:-1])
             why = undo_refusal(before, game, name)
             if why:

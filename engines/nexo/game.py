@@ -39,8 +39,9 @@ Readings chosen here:
   It goes on only while the turn stays with the player (strict alternation), so with enemy
   workers still to act it plays one worker; the log keeps the orders it played.
 - The turn clock (``timeout_moves``): ``forfeit`` is ``concede``. ``skip`` is one order,
-  the player's current turn only (the turn then alternates): ``first me`` in the Initiative
-  Phase; in the Worker and Action Phases ``done`` for the piece that is activating, else
+  the player's current turn only (the turn then alternates): ``first them`` in the Initiative
+  Phase (the player who is away does not open the round: the one who is there plays on);
+  in the Worker and Action Phases ``done`` for the piece that is activating, else
   ``pass`` when the player may spend a Pass (it keeps every piece's activation for later,
   and unused Passes lapse at the end of the phase anyway), else ``done`` for their first
   eligible piece in id order (models, then buildings), one not in Overwatch first, which
@@ -95,7 +96,7 @@ class Nexo(Game):
     LEGAL_MOVES_COMPLETE = False  # legal_moves is a sample of a continuous game
     FORFEIT_MOVE = "concede"
     TIMEOUT_DOCS = {
-        "skip": "Passes or ends the player's turn: 'first me' at Initiative; 'done' for a unit that is "
+        "skip": "Passes or ends the player's turn: 'first them' at Initiative; 'done' for a unit that is "
         "activating, else a Pass when one may be spent, else 'done' for their first eligible piece (it does "
         "nothing); 'end' in the Production Phase.",
         "forfeit": "The player concedes and the other player wins.",
@@ -192,7 +193,7 @@ class Nexo(Game):
         """Returns the turn clock's skip for ``player``: one order that ends their turn (see the readings)."""
         s, seat = self.state, self._seat(player)
         if s.phase == Phase.INITIATIVE:
-            return ["first me"]
+            return ["first them"]
         if s.phase == Phase.PRODUCTION:
             return ["end"]
         if s.active is not None:

@@ -4,7 +4,8 @@ Players take turns adding 1, 2 or 3 to a shared total; whoever brings it to the
 target (default 21) wins. Each player also holds a secret card (a number drawn
 from the stored RNG) that only ``view(player)`` shows, and ``roll`` throws a die
 so tests can check that dice survive a save. ``boom`` changes the state and then
-fails, to prove that :meth:`Game.play` rolls back::
+fails, to prove that :meth:`Game.play` rolls back. ``resign`` gives the win to the
+next player; the turn clock's skip is ``add 1``::
 
     >>> g = Tally.new(["ann", "bob"], seed=3)
     >>> g.to_act(), g.legal_moves("ann")
@@ -31,6 +32,7 @@ class Tally(Game):
     OPTIONS = {"target": 21}
     OPTION_DOCS = {"target": "The total that wins."}
     HAS_SECRETS = True
+    FORFEIT_MOVE = "resign"
 
     def setup(self) -> None:
         self.rng = Rng.from_seed(self.seed)
@@ -82,8 +84,16 @@ class Tally(Game):
             out["secret"] = self.secrets[player]
         return out
 
+    def skip_moves(self, player: str) -> list[str] | None:
+        """The turn clock's skip: the least move, ``add 1``."""
+        return ["add 1"]
+
     def apply(self, player: str, text: str) -> tuple[str, list[Event]]:
         words = text.lower().split()
+        if words == ["resign"]:
+            self._advance()
+            self.winner = self.players[self.turn]
+            return "resign", [event("resign", f"{player} resigns: {self.winner} wins.")]
         if words == ["roll"]:
             (die,) = roll(self.rng, 1)
             self.rolls.append(die)

@@ -17,13 +17,13 @@ def play_all(g: Nexo, player: str, moves: list[str]) -> None:
         g.play(player, move)
 
 
-def test_nexo_timeout_skip_at_initiative_chooses_first_me() -> None:
+def test_nexo_timeout_skip_at_initiative_lets_the_other_player_go_first() -> None:
     g = Nexo.new(["ann", "bob"], seed=4)
     player = g.to_act()[0]
     assert g.view(None)["phase"] == "initiative"
-    assert g.timeout_moves(player, "skip") == ["first me"]
-    play_all(g, player, ["first me"])
-    assert g.view(None)["phase"] == "worker" and g.view(None)["first"] == player
+    assert g.timeout_moves(player, "skip") == ["first them"]
+    play_all(g, player, ["first them"])
+    assert g.view(None)["phase"] == "worker" and g.view(None)["first"] != player
 
 
 def test_nexo_timeout_skip_ends_the_activation_of_the_unit_that_is_activating() -> None:

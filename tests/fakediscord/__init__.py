@@ -12,10 +12,12 @@ REST routes, under ``/api/v10``, named as fault switches name them (discord.py's
 templates). Any other route answers 404 JSON and is kept in ``Recorder.unknown_routes``.
 
 - ``GET /users/@me``, ``GET /users/{user_id}``, ``GET /oauth2/applications/@me``
-- ``GET /guilds/{guild_id}``, ``GET /guilds/{guild_id}/members/{user_id}``
+- ``GET /guilds/{guild_id}``, ``GET /guilds/{guild_id}/members/{user_id}`` (any guild the bot is in;
+  404 code 10004 for another, 10007 for a user who is not a member)
 - ``GET /gateway``, ``GET /gateway/bot``
 - ``PUT|POST|GET /applications/{application_id}/commands``
-- ``PUT|POST|GET /applications/{application_id}/guilds/{guild_id}/commands``
+- ``PUT|POST|GET /applications/{application_id}/guilds/{guild_id}/commands`` (403 code 50001 for a
+  guild the bot is not in)
 - ``GET /channels/{channel_id}``
 - ``POST /channels/{channel_id}/messages`` (JSON, or multipart: ``payload_json`` + ``files[n]``)
 - ``GET|PATCH|DELETE /channels/{channel_id}/messages/{message_id}``
@@ -58,12 +60,20 @@ Gateway (JSON text frames, at ``/`` and at the ``resume_gateway_url`` ``/resume/
 - sends HELLO (op 10), HEARTBEAT_ACK (op 11), INVALID_SESSION (op 9) for a refused RESUME
 - receives HEARTBEAT (op 1), IDENTIFY (op 2), PRESENCE_UPDATE (op 3, ignored), RESUME (op 6),
   REQUEST_GUILD_MEMBERS (op 8)
-- dispatches READY (``session_id``, ``resume_gateway_url``, ``application``), GUILD_CREATE
-  (the test guild: three text channels, two roles, the bot and three members),
-  GUILD_MEMBERS_CHUNK, THREAD_CREATE, RESUMED (after replaying every missed dispatch), INTERACTION_CREATE
+- dispatches READY (``session_id``, ``resume_gateway_url``, ``application``, every guild), a
+  GUILD_CREATE per guild (the first: three text channels, two roles, the bot and three members;
+  more with ``FakeDiscord.add_guild``, or ``join_guild`` for a connected bot), GUILD_MEMBERS_CHUNK
+  (per guild asked for), THREAD_CREATE, RESUMED (after replaying every missed dispatch), INTERACTION_CREATE
   (slash command type 2 with subcommand groups, subcommands and resolved users/channels;
   component type 3 for buttons and string selects, with the message they sit on;
-  autocomplete type 4; modal submit type 5)
+  autocomplete type 4; modal submit type 5). An interaction carries its channel's guild
+  (``guild_id``, ``guild``, ``member``, ``context`` 0, ``authorizing_integration_owners``
+  ``{"0": guild id}``) or, in the bot's DM, none (``user``, the type 1 ``channel``, ``context`` 1,
+  ``{"0": "0"}``). The fake refuses (LookupError, nothing dispatched) what Discord would never send:
+  a command not offered there (in a DM: a guild command, or a global one whose ``contexts`` lack 1
+  or, without contexts, whose ``dm_permission`` is false; in a guild: ``contexts`` without 0; a
+  command whose ``integration_types`` lack guild installs), a user acting in a guild they are not
+  a member of, or in another user's DM.
 
 Fault switches (``FakeDiscord.faults``; each counts ``hits`` and fires ``times`` times, ``None``
 for ever): ``rate_limit`` (429 with ``Retry-After``, ``X-RateLimit-*``, ``Via`` and a body with

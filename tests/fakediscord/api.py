@@ -1,4 +1,21 @@
-"""The test API: run a bot against the fake server, call its commands and read what it sent."""
+"""The test API: run a bot against the fake server, call its commands and read what it sent.
+
+Several guilds: add them before the bot starts (``fake.add_guild("Second", channels=["general",
+"lobby"], members=["ann", "bob"])``; users are members of every guild unless ``members`` says
+otherwise), or while it runs with ``await fake.join_guild(...)`` (GUILD_CREATE). Channels of any guild
+are FakeChannels: ``fake.add_channel("den", guild="Second")``, ``dt.channel("general",
+guild="Second")`` (a bare name is looked up in the first guild first), and every method taking a
+``channel`` accepts them: ``dt.slash("game", "mine", user="ann", channel=dt.channel("lobby"))``,
+``dt.messages("general", guild="Second")``. Commands synced globally are available in every guild;
+guild commands (``tree.sync(guild=...)``, done by ``start_bot`` for each guild that has any) only in
+theirs.
+
+The bot's DM: ``dt.slash("game", "mine", user="ann", channel=dt.dm_channel("ann"))`` dispatches the
+interaction as Discord does in a DM (no guild, ``user`` at the top level, ``context`` 1), or raises
+LookupError when Discord would not offer the command there (``@app_commands.guild_only()``, contexts
+without 1, ``dm_permission`` false, a guild command). Answers are recorded as anywhere else: the
+record's ``responses``, ``dt.ephemerals("ann")``, and non-ephemeral ones in ``dt.dms("ann")``.
+"""
 
 from __future__ import annotations
 
@@ -13,9 +30,9 @@ import discord
 
 from tests.fakediscord.commands import command_data
 from tests.fakediscord.faults import Faults
-from tests.fakediscord.payloads import FakeChannel, FakeUser
+from tests.fakediscord.payloads import FakeChannel, FakeGuild, FakeUser
 from tests.fakediscord.recorder import InteractionRecord, Recorder, SentMessage
-from tests.fakediscord.server import FakeDiscord
+from tests.fakediscord.server import FakeDiscord, GuildRef
 
 BotFactory = Callable[[], discord.Client]
 """Builds a fresh, not yet started bot (``discord.Client`` or ``commands.Bot``)."""
@@ -80,9 +97,10 @@ class DiscordTest:
             tree = getattr(bot, "tree", None)
             if sync and tree is not None:
                 await tree.sync()
-                guild = discord.Object(self.fake.guild.id)
-                if tree.get_commands(guild=guild):
-                    await tree.sync(guild=guild)
+                for known in self.fake.guilds:
+                    guild = discord.Object(known.id)
+                    if tree.get_commands(guild=guild):
+                        await tree.sync(guild=guild)
         except BaseException:
             await self.stop_bot()
             raise
@@ -105,12 +123,21 @@ class DiscordTest:
     # lookups
 
     def user(self, name: str) -> FakeUser:
-        """Returns a guild member by name (``ann``, ``bob``, ``cy``)."""
+        """Returns a user by name (``ann``, ``bob``, ``cy``)."""
         return self.fake.user(name)
 
-    def channel(self, name: str = "general") -> FakeChannel:
-        """Returns a guild text channel by name (``general``, ``table-1``, ``table-2``)."""
-        return self.fake.channel(name)
+    def channel(self, name: str | FakeChannel = "general", *, guild: GuildRef | None = None) -> FakeChannel:
+        """Returns a text channel or thread by name (``general``, ``table-1``, ``table-2``), in ``guild``
+        (object, name or id) when given, else the first guild that has one by that name."""
+        return self.fake.channel(name, guild=guild)
+
+    def guild(self, name: GuildRef | None = None) -> FakeGuild:
+        """Returns a guild by name or id (None: the first guild, ``fake.guild``)."""
+        return self.fake.guild_of(name)
+
+    def dm_channel(self, user: FakeUser | str) -> FakeChannel:
+        """Returns the bot's DM channel with a user (pass it as ``channel=`` to run a command there)."""
+        return self.fake.dm_channel(self._user(user))
 
     @property
     def faults(self) -> Faults:
@@ -122,10 +149,10 @@ class DiscordTest:
         """Returns the recorder of everything the bot sent."""
         return self.fake.recorder
 
-    def messages(self, channel: FakeChannel | str = "general") -> list[SentMessage]:
-        """Returns the live, non-ephemeral messages in a channel, in order."""
-        ch = self.channel(channel) if isinstance(channel, str) else channel
-        return self.fake.recorder.in_channel(ch.id)
+    def messages(self, channel: FakeChannel | str = "general", *, guild: GuildRef | None = None,
+                 ) -> list[SentMessage]:
+        """Returns the live, non-ephemeral messages in a channel (by name, in ``guild`` if given), in order."""
+        return self.fake.recorder.in_channel(self._channel(channel, guild).id)
 
     def dms(self, user: FakeUser | str) -> list[SentMessage]:
         """Returns the live DMs the bot sent to a user, in order."""
@@ -139,26 +166,42 @@ class DiscordTest:
 
     async def slash(
         self, *path: str, user: FakeUser | str, channel: FakeChannel | str = "general",
-        timeout: float | None = None, **options: Any,
+        timeout: float | None = None, with_options: dict[str, Any] | None = None, **options: Any,
     ) -> InteractionRecord:
         """Runs a slash command by name (``slash("game", "board", user="ann")``) and returns its record.
+
+        ``channel`` is a channel name (of the first guild that has one so named) or a FakeChannel of
+        any guild (``dt.channel("general", guild="Second")``); the interaction carries that channel's
+        guild (``guild_id``, ``guild``, the user's ``member`` there). For the bot's DM pass
+        ``channel=dt.dm_channel("ann")``: then, as Discord sends it, there is no guild_id, guild or
+        member, ``user`` is at the top level, ``context`` is 1 and only global commands whose
+        ``contexts`` include 1 (or, without contexts, whose ``dm_permission`` is not false) can run;
+        any other raises LookupError ("command /game is not available in DMs: ...") and nothing is
+        dispatched. A user may act only in guilds they are a member of and in their own DM.
+
+        The command's options are the other keywords, or ``with_options`` (a mapping) for one whose
+        name is also a keyword of this method: ``slash("game", "clock", user="ann",
+        with_options={"timeout": "1d"})``.
 
         Returns once the bot has answered for good (a message, an edit of a deferred response or a
         follow-up) and has been quiet for a moment; raises TimeoutError otherwise.
         """
-        ch = self.channel(channel) if isinstance(channel, str) else channel
-        data, name = command_data(self.fake, path, options, guild_id=ch.guild_id)
+        ch = self._channel(channel)
+        data, name = command_data(self.fake, path, _options(with_options, options), guild_id=ch.guild_id)
         record = await self.fake.send_interaction(kind=2, data=data, user=self._user(user), channel=ch,
                                                   name=name)
         return await self.wait_answered(record, timeout=timeout)
 
     async def autocomplete(
         self, *path: str, focused: str, user: FakeUser | str, channel: FakeChannel | str = "general",
-        timeout: float | None = None, **options: Any,
+        timeout: float | None = None, with_options: dict[str, Any] | None = None, **options: Any,
     ) -> list[str]:
-        """Asks for the choices of option ``focused`` (typed text in ``options``); returns their names."""
-        ch = self.channel(channel) if isinstance(channel, str) else channel
-        data, name = command_data(self.fake, path, options, guild_id=ch.guild_id, focused=focused)
+        """Asks for the choices of option ``focused`` (typed text in the options); returns their names.
+
+        ``channel`` and ``with_options`` as for ``slash`` (a DM channel too, with the same refusals)."""
+        ch = self._channel(channel)
+        data, name = command_data(self.fake, path, _options(with_options, options), guild_id=ch.guild_id,
+                                  focused=focused)
         record = await self.fake.send_interaction(kind=4, data=data, user=self._user(user), channel=ch,
                                                   name=name)
         await self.wait_answered(record, timeout=timeout)
@@ -278,6 +321,18 @@ class DiscordTest:
 
     def _user(self, user: FakeUser | str) -> FakeUser:
         return self.fake.user(user) if isinstance(user, str) else user
+
+    def _channel(self, channel: FakeChannel | str, guild: GuildRef | None = None) -> FakeChannel:
+        if isinstance(channel, FakeChannel) and guild is not None and channel.guild_id != self.guild(guild).id:
+            raise LookupError(f"channel {channel.name!r} is not in guild {self.guild(guild).name!r}")
+        return channel if isinstance(channel, FakeChannel) else self.fake.channel(channel, guild=guild)
+
+
+def _options(mapping: dict[str, Any] | None, keywords: dict[str, Any]) -> dict[str, Any]:
+    """Merges ``with_options`` and the keyword options of ``slash``; a name in both is an error."""
+    if mapping and (twice := sorted(set(mapping) & set(keywords))):
+        raise TypeError(f"options {twice} given both in with_options= and as keywords")
+    return {**(mapping or {}), **keywords}
 
 
 def modal_answers(

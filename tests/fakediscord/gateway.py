@@ -85,12 +85,16 @@ class Gateway:
             await self._resume(ws, data)
         elif op == REQUEST_MEMBERS:
             self.member_requests += 1
-            guild = self.fake.guild
-            members = [guild.member_payload(u) for u in guild.members]
-            await self.dispatch("GUILD_MEMBERS_CHUNK", {
-                "guild_id": str(guild.id), "members": members, "chunk_index": 0, "chunk_count": 1,
-                "nonce": data.get("nonce"), "not_found": [], "presences": [],
-            })
+            asked = data.get("guild_id")
+            for guild_id in asked if isinstance(asked, list) else [asked]:
+                guild = self.fake.guild_by_id(guild_id)
+                if guild is None:
+                    continue  # Discord sends no chunk for a guild the bot is not in
+                members = [guild.member_payload(u) for u in guild.members]
+                await self.dispatch("GUILD_MEMBERS_CHUNK", {
+                    "guild_id": str(guild.id), "members": members, "chunk_index": 0, "chunk_count": 1,
+                    "nonce": data.get("nonce"), "not_found": [], "presences": [],
+                })
 
     async def _identify(self, ws: web.WebSocketResponse, data: Json) -> None:
         self.identifies += 1
@@ -101,11 +105,12 @@ class Gateway:
         await self.dispatch("READY", {
             "v": 10, "user": fake.bot_user.payload(), "session_id": self.session.id,
             "resume_gateway_url": fake.resume_gateway_url, "session_type": "normal",
-            "guilds": [{"id": str(fake.guild.id), "unavailable": True}], "private_channels": [],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in fake.guilds], "private_channels": [],
             "relationships": [], "presences": [], "geo_ordered_rtc_regions": [],
             "application": {"id": str(fake.bot_user.id), "flags": 0}, "auth": {},
         })
-        await self.dispatch("GUILD_CREATE", fake.guild.payload(large=self.large_guild))
+        for guild in fake.guilds:
+            await self.dispatch("GUILD_CREATE", guild.payload(large=self.large_guild))
         self.live.set()
 
     async def _resume(self, ws: web.WebSocketResponse, data: Json) -> None:

@@ -12,6 +12,13 @@ DISCORD_EPOCH_MS = 1420070400000
 ALL_PERMISSIONS = str((1 << 50) - 1)
 MEMBER_PERMISSIONS = str((1 << 10) | (1 << 11) | (1 << 15) | (1 << 16) | (1 << 31))
 """View Channel, Send Messages, Attach Files, Read Message History, Use Application Commands."""
+DM_APP_PERMISSIONS = str((1 << 6) | (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 17)
+                         | (1 << 18))
+"""What an app may do in its bot's DM (``app_permissions`` there): Add Reactions, View Channel, Send
+Messages, Embed Links, Attach Files, Read Message History, Mention Everyone, Use External Emojis; no
+threads, no managing messages."""
+GUILD_CONTEXT, BOT_DM_CONTEXT, PRIVATE_CHANNEL_CONTEXT = 0, 1, 2
+"""Interaction context types (``context`` of an interaction, ``contexts`` of a command)."""
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 
 Json = dict[str, Any]
@@ -93,7 +100,7 @@ class FakeChannel:
     def payload(self) -> Json:
         """Returns the channel object payload."""
         if self.recipient is not None:
-            return {"id": str(self.id), "type": 1, "last_message_id": None,
+            return {"id": str(self.id), "type": 1, "last_message_id": None, "flags": 0,
                     "recipients": [self.recipient.payload()]}
         if self.is_thread:
             return {
@@ -114,7 +121,7 @@ class FakeChannel:
 
 @dataclass
 class FakeGuild:
-    """The test guild: its channels, roles and members."""
+    """A guild (server) of the fake: its channels, threads, roles and members (the bot is one of them)."""
 
     id: int
     name: str
@@ -123,6 +130,10 @@ class FakeGuild:
     threads: list[FakeChannel] = field(default_factory=list)
     members: list[FakeUser] = field(default_factory=list)
     roles: list[Json] = field(default_factory=list)
+
+    def is_member(self, user: FakeUser) -> bool:
+        """Tells whether a user is a member of this guild."""
+        return any(m.id == user.id for m in self.members)
 
     def member_payload(self, user: FakeUser) -> Json:
         """Returns the guild member payload for a user."""
@@ -203,10 +214,17 @@ def message_payload(
 
 def interaction_payload(
     *, interaction_id: int, token: str, kind: int, data: Json, user: FakeUser, channel: FakeChannel,
-    guild: FakeGuild, application_id: int, message: Json | None = None,
+    guild: FakeGuild | None, application_id: int, message: Json | None = None,
     attachment_size_limit: int = ATTACHMENT_SIZE_LIMIT,
 ) -> Json:
-    """Returns an INTERACTION_CREATE payload with the fields discord.py 2.6+ requires."""
+    """Returns an INTERACTION_CREATE payload with the fields discord.py 2.6+ requires.
+
+    In a guild channel (``guild`` is the channel's guild): ``guild_id``, partial ``guild``, ``member``
+    (with its permissions), ``context`` 0 and the guild install's owner ``{"0": guild id}``. In the
+    bot's DM (``guild`` None): no guild or member, ``user`` at the top level, the DM ``channel`` (type
+    1), ``context`` 1 (BOT_DM) and ``{"0": "0"}``, as Discord sends for a guild-installed app used in
+    its bot's DMs.
+    """
     payload: Json = {
         "id": str(interaction_id), "application_id": str(application_id), "type": kind,
         "data": data, "token": token, "version": 1, "locale": "en-US",
@@ -217,9 +235,12 @@ def interaction_payload(
         payload["channel"] = channel.payload()
         payload["channel_id"] = str(channel.id)
         payload["user"] = user.payload()
-        payload["context"] = 1
-        payload["authorizing_integration_owners"] = {"1": str(user.id)}
+        payload["app_permissions"] = DM_APP_PERMISSIONS
+        payload["context"] = BOT_DM_CONTEXT
+        payload["authorizing_integration_owners"] = {"0": "0"}
     else:
+        if guild is None or channel.guild_id != guild.id:
+            raise ValueError(f"channel {channel.name!r} is not in guild {guild.name if guild else None!r}")
         payload["guild_id"] = str(guild.id)
         payload["guild"] = {"id": str(guild.id), "locale": "en-US", "features": []}
         payload["guild_locale"] = "en-US"
@@ -228,7 +249,7 @@ def interaction_payload(
         member = guild.member_payload(user)
         member["permissions"] = user.permissions
         payload["member"] = member
-        payload["context"] = 0
+        payload["context"] = GUILD_CONTEXT
         payload["authorizing_integration_owners"] = {"0": str(guild.id)}
     if message is not None:
         payload["message"] = message

@@ -132,6 +132,8 @@ class InteractionRecord:
     user_id: int
     channel_id: int
     dispatched_at: float
+    guild_id: int | None = None
+    """The guild the interaction came from; None in the bot's DM."""
     deadline: float = INTERACTION_DEADLINE
     callbacks: list[Callback] = field(default_factory=list)
     messages: list[SentMessage] = field(default_factory=list)
@@ -282,8 +284,9 @@ class Recorder:
         return [m for m in self.sent if m.channel_id == channel_id and not m.deleted and not m.ephemeral]
 
     def dms_to(self, user_id: int) -> list[SentMessage]:
-        """Returns the live DMs to a user, in order."""
-        return [m for m in self.sent if m.dm_to == user_id and not m.deleted]
+        """Returns the live messages in the bot's DM channel with a user, in order (ephemeral answers to
+        an interaction there are not among them: see ``ephemerals_for``)."""
+        return [m for m in self.sent if m.dm_to == user_id and not m.deleted and not m.ephemeral]
 
     def ephemerals_for(self, user_id: int) -> list[SentMessage]:
         """Returns the live ephemeral messages only one user can see, in order."""

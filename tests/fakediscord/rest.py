@@ -161,10 +161,10 @@ async def get_user(request: web.Request) -> web.Response:
 
 async def get_guild(request: web.Request) -> web.Response:
     """Serves ``GET /guilds/{guild_id}``."""
-    fake = request.app[FAKE_KEY]
-    if request.match_info["guild_id"] != str(fake.guild.id):
+    guild = request.app[FAKE_KEY].guild_by_id(request.match_info["guild_id"])
+    if guild is None:
         return error(404, "Unknown Guild", 10004)
-    data = fake.guild.payload()
+    data = guild.payload()
     for key in ("channels", "threads", "members", "voice_states", "presences", "joined_at"):
         data.pop(key, None)
     return reply(data)
@@ -173,16 +173,20 @@ async def get_guild(request: web.Request) -> web.Response:
 async def get_member(request: web.Request) -> web.Response:
     """Serves ``GET /guilds/{guild_id}/members/{user_id}``."""
     fake = request.app[FAKE_KEY]
+    guild = fake.guild_by_id(request.match_info["guild_id"])
+    if guild is None:
+        return error(404, "Unknown Guild", 10004)
     user = fake.user_by_id(int(request.match_info["user_id"]))
-    if request.match_info["guild_id"] != str(fake.guild.id) or user is None:
+    if user is None or not guild.is_member(user):
         return error(404, "Unknown Member", 10007)
-    return reply(fake.guild.member_payload(user))
+    return reply(guild.member_payload(user))
 
 
 async def get_application(request: web.Request) -> web.Response:
     """Serves ``GET /oauth2/applications/@me``."""
     fake = request.app[FAKE_KEY]
-    return reply(msgs.application_payload(fake.bot_user, fake.guild.owner))
+    return reply({**msgs.application_payload(fake.bot_user, fake.guild.owner),
+                  "approximate_guild_count": len(fake.guilds)})
 
 
 async def get_gateway(request: web.Request) -> web.Response:
@@ -195,12 +199,22 @@ async def get_gateway(request: web.Request) -> web.Response:
 # application commands
 
 def _scope(request: web.Request) -> int | None:
+    """Returns the guild id of a guild command route (None: global); raises Rejected (403 code 50001,
+    Missing Access) for a guild the bot is not in, as Discord does."""
     guild_id = request.match_info.get("guild_id")
-    return int(guild_id) if guild_id else None
+    if not guild_id:
+        return None
+    if request.app[FAKE_KEY].guild_by_id(guild_id) is None:
+        raise msgs.Rejected(403, MISSING_ACCESS, "Missing Access")
+    return int(guild_id)
+
+
+MISSING_ACCESS = 50001
 
 
 async def put_commands(request: web.Request) -> web.Response:
     """Serves bulk overwrite of global or guild application commands (refused over Discord's limits)."""
+    _scope(request)
     commands = await read_json(request)
     limits.check_commands(commands)
     return reply(request.app[FAKE_KEY].store_commands(_scope(request), commands))
@@ -209,8 +223,8 @@ async def put_commands(request: web.Request) -> web.Response:
 async def post_command(request: web.Request) -> web.Response:
     """Serves creating (or replacing, by name and type) one global or guild application command."""
     fake = request.app[FAKE_KEY]
-    command = await read_json(request)
     scope = _scope(request)
+    command = await read_json(request)
     existing = fake.commands.get(scope, [])
     limits.check_commands(command, existing=existing)
     key = (int(command.get("type") or 1), command["name"])

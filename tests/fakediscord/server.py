@@ -1,4 +1,4 @@
-"""The fake Discord server: its state (guild, users, commands, messages) and its loopback HTTP site."""
+"""The fake Discord server: its state (guilds, users, commands, messages) and its loopback HTTP site."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import contextlib
 import secrets
 import socket
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import yarl
@@ -28,6 +28,8 @@ from tests.fakediscord.payloads import (
 from tests.fakediscord.recorder import INTERACTION_DEADLINE, InteractionRecord, Recorder, SentMessage
 
 Json = dict[str, Any]
+GuildRef = FakeGuild | str | int
+"""A guild given by object, name or id."""
 API_PREFIX = "/api/v10"
 PLAYER_NAMES = ("ann", "bob", "cy")
 CHANNEL_NAMES = ("general", "table-1", "table-2")
@@ -43,7 +45,12 @@ def loopback_socket() -> socket.socket:
 
 
 class FakeDiscord:
-    """Holds the fake guild, users, synced commands and messages, and serves REST and gateway."""
+    """Holds the fake guilds, users, synced commands and messages, and serves REST and gateway.
+
+    One guild (``guild``: three text channels, the bot and ann, bob, cy) unless a test adds more with
+    ``add_guild`` before the bot starts (or ``join_guild`` after); users are members of every guild
+    unless told otherwise.
+    """
 
     def __init__(
         self, *, heartbeat_interval: float = 1.0, interaction_deadline: float = INTERACTION_DEADLINE,
@@ -53,16 +60,11 @@ class FakeDiscord:
         self.ids = Snowflakes()
         self.bot_user = FakeUser(self.ids.next(), "tablehost", bot=True)
         self.users: dict[str, FakeUser] = {n: FakeUser(self.ids.next(), n) for n in PLAYER_NAMES}
-        owner = self.users[PLAYER_NAMES[0]]
-        guild_id = self.ids.next()
-        self.guild = FakeGuild(
-            id=guild_id, name="Tablehost Test Guild", owner=owner,
-            members=[self.bot_user, *self.users.values()],
-            roles=[role_payload(guild_id, "@everyone", permissions="2248473465835073"),
-                   role_payload(self.ids.next(), "Players", position=1)],
-        )
-        for position, name in enumerate(CHANNEL_NAMES):
-            self.guild.channels.append(FakeChannel(self.ids.next(), name, guild_id, position=position))
+        self.guilds: list[FakeGuild] = []
+        """Every guild the bot is in, in the order they were made; the first is ``guild``."""
+        self.guild = self._new_guild("Tablehost Test Guild", channels=CHANNEL_NAMES,
+                                     members=list(self.users.values()), owner=self.users[PLAYER_NAMES[0]])
+        """The first (default) guild: where ``add_channel`` and ``channel(name)`` look unless told otherwise."""
         self.dm_channels: dict[int, FakeChannel] = {}
         self.commands: dict[int | None, list[Json]] = {}
         self._command_ids: dict[tuple[int | None, str], int] = {}
@@ -138,42 +140,129 @@ class FakeDiscord:
     # lookups
 
     def user(self, name: str) -> FakeUser:
-        """Returns a guild member by name (``ann``, ``bob``, ``cy`` or one added later)."""
+        """Returns a user by name (``ann``, ``bob``, ``cy`` or one added later)."""
         try:
             return self.users[name]
         except KeyError:
             raise LookupError(f"no user {name!r}; users: {sorted(self.users)}") from None
 
-    def add_user(self, name: str) -> FakeUser:
-        """Adds a guild member (visible to bots that identify afterwards)."""
+    def _as_user(self, user: FakeUser | str) -> FakeUser:
+        return self.user(user) if isinstance(user, str) else user
+
+    def add_user(self, name: str, *, guilds: Iterable[GuildRef] | None = None) -> FakeUser:
+        """Adds a user, a member of every guild or only of ``guilds`` (seen by bots that identify afterwards)."""
+        if name in self.users:
+            raise ValueError(f"there is already a user {name!r}")
         user = FakeUser(self.ids.next(), name)
         self.users[name] = user
-        self.guild.members.append(user)
+        for guild in self.guilds if guilds is None else [self.guild_of(g) for g in guilds]:
+            guild.members.append(user)
         return user
 
-    def add_channel(self, name: str) -> FakeChannel:
-        """Adds a text channel to the guild (seen by bots that identify afterwards)."""
-        channel = FakeChannel(self.ids.next(), name, self.guild.id, position=len(self.guild.channels))
-        self.guild.channels.append(channel)
+    # guilds
+
+    def _new_guild(
+        self, name: str, *, channels: Iterable[str], members: list[FakeUser], owner: FakeUser,
+    ) -> FakeGuild:
+        guild_id = self.ids.next()
+        guild = FakeGuild(
+            id=guild_id, name=name, owner=owner, members=[self.bot_user, *members],
+            roles=[role_payload(guild_id, "@everyone", permissions="2248473465835073"),
+                   role_payload(self.ids.next(), "Players", position=1)],
+        )
+        self.guilds.append(guild)
+        for channel_name in channels:
+            self.add_channel(channel_name, guild=guild)
+        return guild
+
+    def add_guild(
+        self, name: str, *, channels: Iterable[str] = ("general",),
+        members: Iterable[FakeUser | str] | None = None, owner: FakeUser | str | None = None,
+    ) -> FakeGuild:
+        """Adds a guild that the bot is in, with text channels ``channels`` (a new server's ``general``
+        by default) and, as members, every user (default) or only ``members``; the owner is ``owner``
+        or the first member. Bots that identify afterwards get it in READY and GUILD_CREATE; to tell a
+        connected bot (GUILD_CREATE, as when it is invited), use ``join_guild``."""
+        if any(g.name == name for g in self.guilds):
+            raise ValueError(f"there is already a guild {name!r}")
+        people = list(self.users.values()) if members is None else [self._as_user(m) for m in members]
+        boss = self._as_user(owner) if owner is not None else (people[0] if people else self.bot_user)
+        if boss not in people and boss is not self.bot_user:
+            people.insert(0, boss)
+        return self._new_guild(name, channels=channels, members=people, owner=boss)
+
+    async def join_guild(
+        self, name: str, *, channels: Iterable[str] = ("general",),
+        members: Iterable[FakeUser | str] | None = None, owner: FakeUser | str | None = None,
+    ) -> FakeGuild:
+        """Adds a guild as ``add_guild`` does and, if a bot is connected, dispatches its GUILD_CREATE now
+        (as when the bot is invited: ``on_guild_join``)."""
+        guild = self.add_guild(name, channels=channels, members=members, owner=owner)
+        if self.gateway.session is not None:
+            payload = guild.payload(large=self.gateway.large_guild)
+            del payload["unavailable"]  # a join, not an outage ending: discord.py then dispatches guild_join
+            await self.gateway.dispatch("GUILD_CREATE", payload)
+        return guild
+
+    def guild_of(self, guild: GuildRef | None) -> FakeGuild:
+        """Returns a guild by object, name or id (None: the first guild); raises LookupError."""
+        if guild is None:
+            return self.guild
+        for known in self.guilds:
+            if guild is known or guild in (known.name, known.id, str(known.id)):
+                return known
+        raise LookupError(f"no guild {guild!r}; guilds: {[g.name for g in self.guilds]}")
+
+    def guild_by_id(self, guild_id: int | str | None) -> FakeGuild | None:
+        """Returns the guild with this id, or None."""
+        return next((g for g in self.guilds if str(g.id) == str(guild_id)), None)
+
+    def shared_guilds(self, user: FakeUser | str) -> list[FakeGuild]:
+        """Returns the guilds a user shares with the bot, in order."""
+        found = self._as_user(user)
+        return [g for g in self.guilds if g.is_member(found)]
+
+    # channels
+
+    def add_channel(self, name: str, *, guild: GuildRef | None = None) -> FakeChannel:
+        """Adds a text channel to a guild (the first unless ``guild`` is given; seen by bots that identify
+        afterwards). Names may repeat across guilds."""
+        home = self.guild_of(guild)
+        channel = FakeChannel(self.ids.next(), name, home.id, position=len(home.channels))
+        home.channels.append(channel)
         return channel
 
-    def channel(self, name_or_id: str | int) -> FakeChannel:
-        """Returns a guild text channel by name or id, or a known DM channel by id."""
-        for ch in [*self.guild.channels, *self.guild.threads, *self.dm_channels.values()]:
-            if name_or_id in (ch.name, ch.id, str(ch.id)):
+    def channel(self, name_or_id: str | int | FakeChannel, *, guild: GuildRef | None = None) -> FakeChannel:
+        """Returns a text channel or thread by name or id, or a known DM channel by id.
+
+        A name is looked up in ``guild`` when given, else in every guild in order (so the first guild's
+        channel wins when a name repeats) and then among DM channels. A FakeChannel is returned as
+        stored (a LookupError if the fake does not know it).
+        """
+        key: str | int = name_or_id.id if isinstance(name_or_id, FakeChannel) else name_or_id
+        guilds = self.guilds if guild is None else [self.guild_of(guild)]
+        pool = [c for g in guilds for c in (*g.channels, *g.threads)]
+        if guild is None:
+            pool.extend(self.dm_channels.values())
+        for ch in pool:
+            if key in (ch.name, ch.id, str(ch.id)):
                 return ch
-        raise LookupError(f"no channel {name_or_id!r}; channels: {[c.name for c in self.guild.channels]}")
+        known = {g.name: [c.name for c in g.channels] for g in guilds}
+        raise LookupError(f"no channel {name_or_id!r}; channels by guild: {known}")
 
     async def create_thread(
         self, parent: FakeChannel, name: str, *, owner: FakeUser | None = None, private: bool = False,
         thread_id: int | None = None,
     ) -> FakeChannel:
         """Opens a thread under a text channel and tells a connected bot (THREAD_CREATE)."""
+        home = self.guild_by_id(parent.guild_id)
+        if home is None:
+            raise LookupError(f"channel {parent.name!r} is in no guild")
         thread = FakeChannel(
-            thread_id or self.ids.next(), name, self.guild.id, kind=12 if private else 11,
+            thread_id or self.ids.next(), name, home.id, kind=12 if private else 11,
             parent_id=parent.id, owner_id=(owner or self.bot_user).id,
         )
-        self.guild.threads.append(thread)
+        home.threads.append(thread)
         if self.gateway.session is not None:
             await self.gateway.dispatch("THREAD_CREATE", {**thread.payload(), "newly_created": True})
         return thread
@@ -201,9 +290,10 @@ class FakeDiscord:
             key = (guild_id, cmd["name"])
             if key not in self._command_ids:
                 self._command_ids[key] = self.ids.next()
+            scope_defaults: Json = {} if guild_id is not None else {"contexts": None, "integration_types": [0]}
             full = {
                 "type": 1, "description": "", "options": [], "default_member_permissions": None,
-                "dm_permission": True, "nsfw": False, **cmd,
+                "dm_permission": True, "nsfw": False, **scope_defaults, **cmd,
                 "id": str(self._command_ids[key]), "application_id": str(self.bot_user.id), "version": "1",
             }
             if guild_id is not None:
@@ -213,12 +303,19 @@ class FakeDiscord:
         return stored
 
     def find_command(self, name: str, *, guild_id: int | None) -> Json:
-        """Returns a synced command by name, guild commands first; raises LookupError."""
+        """Returns a synced slash command by name, that guild's commands first, then global ones (a DM,
+        ``guild_id`` None, has only global ones); raises LookupError."""
         scopes = [guild_id, None] if guild_id is not None else [None]
         for scope in scopes:
             for cmd in self.commands.get(scope, []):
                 if cmd["name"] == name and cmd.get("type", 1) == 1:
                     return cmd
+        elsewhere = [self.guild_by_id(scope) for scope, cmds in self.commands.items()
+                     if scope is not None and scope != guild_id and any(c["name"] == name for c in cmds)]
+        if elsewhere:
+            where = "in DMs" if guild_id is None else "in this guild"
+            names = [g.name if g is not None else "?" for g in elsewhere]
+            raise LookupError(f"command /{name} is synced only to guild(s) {names}, so it is not available {where}")
         known = sorted({c["name"] for cmds in self.commands.values() for c in cmds})
         raise LookupError(f"no synced slash command {name!r}; synced: {known}")
 
@@ -228,24 +325,45 @@ class FakeDiscord:
         self, *, kind: int, data: Json, user: FakeUser, channel: FakeChannel, name: str,
         message: SentMessage | None = None,
     ) -> InteractionRecord:
-        """Dispatches INTERACTION_CREATE and returns the record that collects the bot's answers."""
+        """Dispatches INTERACTION_CREATE and returns the record that collects the bot's answers.
+
+        Raises LookupError for what Discord would never send: a user acting in a guild they are not a
+        member of, or in another user's DM with the bot.
+        """
+        guild = self.interaction_guild(user, channel)
         interaction_id = self.ids.next()
         token = f"itoken-{secrets.token_hex(12)}"
         payload = interaction_payload(
             interaction_id=interaction_id, token=token, kind=kind, data=data, user=user, channel=channel,
-            guild=self.guild, application_id=self.bot_user.id,
+            guild=guild, application_id=self.bot_user.id,
             message=message.payload if message is not None else None,
             attachment_size_limit=self.attachment_size_limit,
         )
         record = InteractionRecord(
             id=interaction_id, token=token, kind=kind, name=name, user_id=user.id, channel_id=channel.id,
-            dispatched_at=time.monotonic(), deadline=self.interaction_deadline,
+            guild_id=guild.id if guild is not None else None, dispatched_at=time.monotonic(),
+            deadline=self.interaction_deadline,
             source_message_id=message.id if message is not None else None, payload=payload,
         )
         self.recorder.interactions[interaction_id] = record
         self.recorder.touch()
         await self.gateway.dispatch("INTERACTION_CREATE", payload)
         return record
+
+    def interaction_guild(self, user: FakeUser, channel: FakeChannel) -> FakeGuild | None:
+        """Returns the guild an interaction by ``user`` in ``channel`` comes from (None in the bot's DM);
+        raises LookupError if Discord would not let the user act there."""
+        if channel.is_dm:
+            assert channel.recipient is not None
+            if channel.recipient.id != user.id:
+                raise LookupError(f"{user.name} cannot act in the bot's DM with {channel.recipient.name}")
+            return None
+        guild = self.guild_by_id(channel.guild_id)
+        if guild is None:
+            raise LookupError(f"channel {channel.name!r} is in no guild the bot is in")
+        if not guild.is_member(user):
+            raise LookupError(f"{user.name} is not a member of guild {guild.name!r}")
+        return guild
 
     async def redeliver(self, record: InteractionRecord) -> None:
         """Dispatches an interaction's INTERACTION_CREATE again, with the same id and token."""

@@ -17,6 +17,9 @@ Where the board is lives in the store with the game, so after a restart the next
 edits the same message (or posts anew if it was deleted). A burst of moves is
 coalesced: a move whose announcement already has a newer one waiting in the same turn
 only adds to the recap, and the newest edits the message once.
+
+Each post, edit and close of a board is done to its copies in the game's spectator
+channels too (:mod:`cogs.spectate`), with the picture just drawn, and no buttons or pings.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from cogs import spectate
 from cogs.buttons import quick_view
 from host.outbox import Outbox
 from host.store import Board
@@ -142,7 +146,7 @@ async def show(
     else:  # this move ended the turn: it closes the old board, and the new one opens with its summary
         ended = (*board.recap, *lines) if not out.finished else board.recap
         recap = tuple(lines) if out.finished else ()
-        await _close(channel, board.message_id, ended)
+        await _close(bot, channel, out.game_id, board.message_id, ended)
         opening = summary(ended)
         if opening:
             head = f"*Last turn:* {opening}\n{head}" if head else f"*Last turn:* {opening}"
@@ -179,8 +183,11 @@ def _embed(bot: Tablehost, out: Outbox, table: Table | None, recap: tuple[str, .
     return embed, name
 
 
-async def _picture(bot: Tablehost, out: Outbox, table: Table | None, name: str) -> discord.File:
-    png = await bot.picture(out.game, out.view or {}, title=table.title if table else None)
+async def _picture(bot: Tablehost, out: Outbox, table: Table | None) -> bytes:
+    return await bot.picture(out.game, out.view or {}, title=table.title if table else None)
+
+
+def _file(png: bytes, name: str) -> discord.File:
     return discord.File(fp=io.BytesIO(png), filename=name)
 
 
@@ -201,13 +208,16 @@ async def _post(
     pings: discord.AllowedMentions,
 ) -> discord.Message:
     embed, name = _embed(bot, out, table, recap)
-    kwargs: dict[str, Any] = {"embed": embed, "file": await _picture(bot, out, table, name), "allowed_mentions": pings}
+    png = await _picture(bot, out, table)
+    kwargs: dict[str, Any] = {"embed": embed, "file": _file(png, name), "allowed_mentions": pings}
     view = _buttons(table, out)
     if view is not None:
         kwargs["view"] = view
     nonce = f"th{out.id}b"[:25] if out.id is not None else None
     message = await channel.send(head[:2000] or None, nonce=nonce, **kwargs)
     out.receipt.setdefault("channel", []).append(message.id)
+    # the spectator channels get the same post, picture included, without its buttons and pings
+    await spectate.copy_post(bot, out, message.id, spectate.Post(head[:2000], embed, png, name), part="b")
     return message
 
 
@@ -224,10 +234,12 @@ async def _edit(
     partial = _partial(channel, message_id)
     if partial is None:
         return False
+    png = await _picture(bot, out, table)
     try:
-        await partial.edit(embed=embed, attachments=[await _picture(bot, out, table, name)], view=_buttons(table, out))
+        await partial.edit(embed=embed, attachments=[_file(png, name)], view=_buttons(table, out))
     except discord.NotFound:
         return False
+    await spectate.copy_edit(bot, out.game_id, message_id, embed, png, name)
     return True
 
 
@@ -241,19 +253,25 @@ async def _drop_buttons(channel: discord.abc.Messageable, message_id: str) -> No
         log.info("could not remove the buttons of board %s: %s", message_id, err.status)
 
 
-async def _close(channel: discord.abc.Messageable, message_id: str, recap: tuple[str, ...]) -> None:
-    """Ends a turn's board: its whole recap, and no buttons (its picture stays as the turn left it)."""
+async def _close(
+    bot: Tablehost, channel: discord.abc.Messageable, game_id: int, message_id: str, recap: tuple[str, ...]
+) -> None:
+    """Ends a turn's board: its whole recap, and no buttons (its picture stays as the turn left it).
+
+    Its copies in spectator channels get the same recap, even when the board itself is gone.
+    """
+    description = trimmed(list(recap), RECAP_LIMIT) or None
     partial = _partial(channel, message_id)
-    if partial is None:
-        return
-    try:
-        message = await partial.fetch()
-        embeds = message.embeds[:1]
-        if embeds:
-            embeds[0].description = trimmed(list(recap), RECAP_LIMIT) or None
-        await partial.edit(embeds=embeds, view=None)
-    except (discord.NotFound, discord.Forbidden) as err:  # deleted, or no longer ours to edit
-        log.info("could not close board %s: %s", message_id, err.status)
+    if partial is not None:
+        try:
+            message = await partial.fetch()
+            embeds = message.embeds[:1]
+            if embeds:
+                embeds[0].description = description
+            await partial.edit(embeds=embeds, view=None)
+        except (discord.NotFound, discord.Forbidden) as err:  # deleted, or no longer ours to edit
+            log.info("could not close board %s: %s", message_id, err.status)
+    await spectate.copy_close(bot, game_id, message_id, description)
 
 
 def _partial(channel: discord.abc.Messageable, message_id: str) -> discord.PartialMessage | None:

@@ -13,6 +13,7 @@ from discord.ext import commands
 
 from host.deliverer import Deliverer
 from host.outbox import Outbox
+from host.spectators import Spectators
 from host.tables import Tables
 from render import render
 
@@ -115,6 +116,7 @@ class Tablehost(commands.Bot):
         self.tables = tables
         self.threads_by_default = threads_by_default
         self.deliverer = Deliverer(tables.store, self.announce)
+        self.spectators = Spectators(tables.store)
         self._deliveries: asyncio.Task[None] | None = None
         self._render_slots = asyncio.Semaphore(render_workers)
         self._sync_guild = sync_guild

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import aiohttp
 import discord
 
-from cogs import board
+from cogs import board, spectate
 from cogs.hands import send_hands
 from host.deliverer import Unreachable
 from host.outbox import Outbox
@@ -191,9 +191,9 @@ async def post_public(bot: Tablehost, channel: discord.abc.Messageable, out: Out
     pieces = chunks("\n".join(line for line in [escaped_text(out), *head] if line))
     posted: list[int] = out.receipt.setdefault("channel", [])
     for n, piece in enumerate(pieces):
-        if n < len(posted):
-            continue  # posted by an earlier try
-        last = n == len(pieces) - 1
-        mentions = pings if last else discord.AllowedMentions.none()
-        message = await channel.send(piece or "\u200b", nonce=nonce(out, f"c{n}"), allowed_mentions=mentions)
-        posted.append(message.id)
+        if n >= len(posted):  # else posted by an earlier try
+            last = n == len(pieces) - 1
+            mentions = pings if last else discord.AllowedMentions.none()
+            message = await channel.send(piece or "\u200b", nonce=nonce(out, f"c{n}"), allowed_mentions=mentions)
+            posted.append(message.id)
+        await spectate.copy_post(bot, out, posted[n], spectate.Post(piece or "\u200b"), part=f"c{n}")

@@ -14,6 +14,7 @@ import discord
 from cogs.buttons import confirm_view, confirmation
 from cogs.client import Tablehost, refusal
 from engines import GAMES, GameError
+from host.clock import ClockSettings
 from host.deliverer import Unreachable
 from host.outbox import Outbox
 from host.store import Status
@@ -42,7 +43,12 @@ def channel_of(interaction: Interaction) -> discord.abc.Messageable:
 
 
 async def open_table(
-    interaction: Interaction, game: str, options: dict[str, Any], *, thread: bool | None = None
+    interaction: Interaction,
+    game: str,
+    options: dict[str, Any],
+    *,
+    thread: bool | None = None,
+    clock: ClockSettings | None = None,
 ) -> None:
     """Opens a lobby for ``game`` and announces it (``/<game> new``).
 
@@ -51,6 +57,9 @@ async def open_table(
     Where that is not allowed the game stays in the channel, and an explicit request says so.
     """
     await begin(interaction)
+    if interaction.guild_id is None:
+        await interaction.followup.send("Games are played in a server channel, not in DMs.", ephemeral=True)
+        return
     bot = interaction.client
     cls = GAMES.get(game)
     note = ""
@@ -71,6 +80,7 @@ async def open_table(
             game=game,
             creator=person(interaction),
             options=options,
+            clock=clock,
         )
     except GameError as err:
         await interaction.followup.send(refusal(err), ephemeral=True)

@@ -15,6 +15,7 @@ from host.deliverer import Deliverer
 from host.outbox import Outbox
 from host.spectators import Spectators
 from host.tables import Tables
+from host.timekeeper import Timekeeper
 from render import render
 
 log = logging.getLogger(__name__)
@@ -55,7 +56,7 @@ async def apologise(interaction: discord.Interaction[Any], error: BaseException)
     if isinstance(error, discord.HTTPException) and error.code == ALREADY_ACKNOWLEDGED:
         log.info("interaction %s arrived twice; the first delivery answered it", interaction.id)
         return
-    if isinstance(error, GameError):  # a refusal that escaped a command: still the player's message
+    if isinstance(error, GameError | app_commands.NoPrivateMessage):  # a refusal: still the player's message
         message = refusal(error)
     else:
         log.error("interaction %s failed", interaction.data and interaction.data.get("name"), exc_info=error)
@@ -118,6 +119,8 @@ class Tablehost(commands.Bot):
         self.deliverer = Deliverer(tables.store, self.announce)
         self.spectators = Spectators(tables.store)
         self._deliveries: asyncio.Task[None] | None = None
+        self.timekeeper = Timekeeper(tables, deliver=self.deliverer.deliver)
+        self._clocks: asyncio.Task[None] | None = None
         self._render_slots = asyncio.Semaphore(render_workers)
         self._sync_guild = sync_guild
         self._sync = sync
@@ -127,8 +130,9 @@ class Tablehost(commands.Bot):
         """Loads every cog and registers buttons; syncs commands when asked to."""
         from cogs.buttons import CancelButton, ConfirmButton, MoveButton, MoveSelect
         from cogs.game import AbortButton
+        from cogs.playbypost import VoteButton
 
-        self.add_dynamic_items(MoveButton, ConfirmButton, CancelButton, AbortButton, MoveSelect)
+        self.add_dynamic_items(MoveButton, ConfirmButton, CancelButton, AbortButton, MoveSelect, VoteButton)
         for ext in self._extensions:
             await self.load_extension(ext)
         check_rules()  # a malformed rules file stops the start, naming the file
@@ -162,11 +166,14 @@ class Tablehost(commands.Bot):
         log.info("ready as %s in %d servers", self.user, len(self.guilds))
         if self._deliveries is None or self._deliveries.done():
             self._deliveries = asyncio.create_task(self.deliverer.run(), name="tablehost-deliveries")
+        if self._clocks is None or self._clocks.done():
+            self._clocks = asyncio.create_task(self.timekeeper.run(), name="tablehost-clocks")
 
     async def close(self) -> None:
-        """Stops delivering (what is pending stays stored for the next start), then disconnects."""
-        if self._deliveries is not None:
-            self._deliveries.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._deliveries
+        """Stops the clocks and deliveries (what is pending stays stored for the next start), then disconnects."""
+        for task in (self._clocks, self._deliveries):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         await super().close()

@@ -15,6 +15,7 @@ import discord
 
 from cogs import board, spectate
 from cogs.hands import send_hands
+from cogs.reminders import send_reminders
 from host.deliverer import Unreachable
 from host.outbox import Outbox
 from host.tables import Refusal, Table
@@ -152,7 +153,10 @@ async def _announce(bot: Tablehost, out: Outbox, late: bool) -> None:
             if out.finished:
                 await board.retire(bot, channel, out.game_id)
         out.receipt["board"] = True
-    await send_hands(bot, channel, out, title=title)
+    if out.notice == "reminder":
+        await send_reminders(bot, channel, out, title=title)
+    else:
+        await send_hands(bot, channel, out, title=title)
 
 
 def heading(out: Outbox, *, late: bool) -> tuple[list[str], discord.AllowedMentions]:

@@ -29,7 +29,9 @@ from cogs.buttons import CancelButton, hand_view
 from cogs.client import Tablehost, refusal
 from cogs.delivery import chunks
 from cogs.hands import format_secret
+from cogs.playbypost import CLOCK_DOCS, OnTimeout, clock_settings, mine, notify, set_clock, status, switch
 from cogs.rules import command_lines, show_rules
+from cogs.spectate import board_table, spectate
 from engines import GAMES, GameError
 from host.options import parse_options
 from host.store import Status
@@ -38,13 +40,27 @@ from host.tables import Table, secret_part
 log = logging.getLogger(__name__)
 
 
-@app_commands.guild_only()
+IN_DMS = frozenset({"mine", "help", "notify", "rules"})
+"""The /game commands that also work in a DM with the bot; the others need a server channel."""
+
+
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
+@app_commands.allowed_installs(guilds=True, users=False)
 class GameCog(commands.GroupCog, group_name="game", group_description="Play board games in this channel"):
     """Commands every game shares."""
 
     def __init__(self, bot: Tablehost) -> None:
         self.bot = bot
         super().__init__()
+
+    async def interaction_check(self, interaction: Interaction) -> bool:  # type: ignore[override]
+        """Refuses, in a DM, the commands that act on a channel's game."""
+        command = interaction.command
+        if interaction.guild_id is None and (command is None or command.name not in IN_DMS):
+            raise app_commands.NoPrivateMessage(
+                "That command works in a server channel with a game; here in DMs: /game mine, notify, rules, help."
+            )
+        return True
 
     async def _lobby(self, interaction: Interaction, action: str) -> None:
         await begin(interaction)
@@ -66,17 +82,26 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         game="Which game",
         options="Options as name=value, e.g. target=15",
         thread="Play in a thread of its own (default: yes, where I may create threads)",
+        **CLOCK_DOCS,
     )
     async def new(
-        self, interaction: Interaction, game: str, options: str | None = None, thread: bool | None = None
+        self,
+        interaction: Interaction,
+        game: str,
+        options: str | None = None,
+        thread: bool | None = None,
+        remind_after: str | None = None,
+        timeout: str | None = None,
+        on_timeout: OnTimeout | None = None,
     ) -> None:
         """Opens a lobby in this channel with the caller seated."""
         try:
             parsed = parse_options(options)
+            clock = clock_settings(remind_after, timeout, on_timeout)
         except GameError as err:
             await interaction.response.send_message(refusal(err), ephemeral=True)
             return
-        await open_table(interaction, game.strip().lower(), parsed, thread=thread)
+        await open_table(interaction, game.strip().lower(), parsed, thread=thread, clock=clock)
 
     @new.autocomplete("game")
     async def _game_names(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -122,10 +147,10 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
 
     @app_commands.command(name="board", description="Show the current picture of this channel's game")
     async def board(self, interaction: Interaction) -> None:
-        """Re-posts the picture of the channel's game (the last one if it has ended)."""
+        """Re-posts the picture of the channel's game (the last one if it has ended, or the one it spectates)."""
         await begin(interaction)
         try:
-            table = await self.bot.tables.table(str(interaction.channel_id))
+            table = await board_table(self.bot, str(interaction.channel_id))
         except GameError as err:
             await interaction.followup.send(refusal(err), ephemeral=True)
             return
@@ -214,6 +239,57 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         await interaction.followup.send(
             f"Abort the {title} game for everyone? It cannot be taken back.", view=view, ephemeral=True
         )
+
+    # -- playing by post -------------------------------------------------------------
+
+    @app_commands.command(name="mine", description="Your games in every server, those waiting for you first")
+    async def mine(self, interaction: Interaction) -> None:
+        """Lists the caller's games (also in DMs)."""
+        await mine(interaction)
+
+    @app_commands.command(name="status", description="This channel's game: who must act, since when, the clock")
+    async def status(self, interaction: Interaction) -> None:
+        """Shows the game's state and clock."""
+        await status(interaction)
+
+    @app_commands.command(name="clock", description="See the turn clock, or change it (the game's creator)")
+    @app_commands.describe(**CLOCK_DOCS)
+    async def clock(
+        self,
+        interaction: Interaction,
+        remind_after: str | None = None,
+        timeout: str | None = None,
+        on_timeout: OnTimeout | None = None,
+    ) -> None:
+        """Shows or changes the clock."""
+        await set_clock(interaction, remind_after, timeout, on_timeout)
+
+    @app_commands.command(name="pause", description="Stop the turn clock (the creator, or every player agreeing)")
+    async def pause(self, interaction: Interaction) -> None:
+        """Pauses the clock, or asks the other players."""
+        await switch(interaction, "pause")
+
+    @app_commands.command(name="resume", description="Restart the turn clock (the creator, or every player agreeing)")
+    async def resume(self, interaction: Interaction) -> None:
+        """Resumes the clock, or asks the other players."""
+        await switch(interaction, "resume")
+
+    @app_commands.command(name="spectate", description="Copy this game's public posts into another channel")
+    @app_commands.describe(channel="The channel (or thread) to copy into", stop="Stop copying (to one, or to all)")
+    @app_commands.rename(channel="to")
+    async def spectate(
+        self,
+        interaction: Interaction,
+        channel: app_commands.AppCommandChannel | app_commands.AppCommandThread | None = None,
+        stop: bool = False,
+    ) -> None:
+        """Starts or stops a spectator channel (the creator, or Manage Channels)."""
+        await spectate(interaction, channel, stop)
+
+    @app_commands.command(name="notify", description="Turn your reminder DMs on or off (for every game)")
+    async def notify(self, interaction: Interaction, reminders: bool) -> None:
+        """Sets the caller's reminder DMs."""
+        await notify(interaction, reminders)
 
     @app_commands.command(name="help", description="Every command, one line each (only you see it)")
     async def help(self, interaction: Interaction) -> None:

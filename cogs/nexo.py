@@ -25,10 +25,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import nexo_choices as choices
-from cogs.actions import Interaction, begin, open_table, play_move
+from cogs.actions import Interaction, begin, play_move
 from cogs.board import BOARD_TITLES, TURN_KEYS
 from cogs.buttons import QUICK_MOVES
 from cogs.client import Tablehost, refusal
+from cogs.playbypost import CLOCK_DOCS, OnTimeout, open_game
 from cogs.rules import show_rules
 from engines import GameError
 from engines.nexo.game import Nexo
@@ -122,6 +123,7 @@ class NexoCog(commands.GroupCog, group_name="nexo", group_description="Nexohomin
         carbonite="Carbonite each player starts with (default 200)",
         round_limit="End after this many rounds, scored by what survives (default: none)",
         thread="Play in a thread of its own (default: yes, where I may create threads)",
+        **CLOCK_DOCS,
     )
     async def new(
         self,
@@ -130,10 +132,14 @@ class NexoCog(commands.GroupCog, group_name="nexo", group_description="Nexohomin
         carbonite: app_commands.Range[int, 0, 2000] = 200,
         round_limit: app_commands.Range[int, 1, 100] | None = None,
         thread: bool | None = None,
+        remind_after: str | None = None,
+        timeout: str | None = None,
+        on_timeout: OnTimeout | None = None,
     ) -> None:
         """Opens a Nexohominis lobby with the caller seated."""
         options = {"battlefield": battlefield, "carbonite": carbonite, "round_limit": round_limit}
-        await open_table(interaction, "nexo", options, thread=thread)
+        await open_game(interaction, "nexo", options, thread=thread, remind_after=remind_after, timeout=timeout,
+                        on_timeout=on_timeout)
 
     @app_commands.command(name="show", description="The battlefield with one unit's reach, ranges and sight lines")
     @app_commands.describe(unit="Any unit on the battlefield, yours or the enemy's")

@@ -15,9 +15,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.actions import Interaction, open_table, play_move
+from cogs.actions import Interaction, play_move
 from cogs.buttons import QUICK_MOVES
 from cogs.client import Tablehost, refusal
+from cogs.playbypost import CLOCK_DOCS, OnTimeout, open_game
 from cogs.rules import show_rules
 from engines import GameError
 from engines.nxs.view import piece_moves
@@ -80,6 +81,7 @@ class NxsCog(commands.GroupCog, group_name="nxs", group_description="NXS: a two-
         white_target="Handicap: a different target for white (the first seat)",
         black_target="Handicap: a different target for black (the second seat)",
         thread="Play in a thread of its own (default: yes, where I may create threads)",
+        **CLOCK_DOCS,
     )
     async def new(
         self,
@@ -89,11 +91,15 @@ class NxsCog(commands.GroupCog, group_name="nxs", group_description="NXS: a two-
         white_target: app_commands.Range[int, 1, 37] | None = None,
         black_target: app_commands.Range[int, 1, 37] | None = None,
         thread: bool | None = None,
+        remind_after: str | None = None,
+        timeout: str | None = None,
+        on_timeout: OnTimeout | None = None,
     ) -> None:
         """Opens an NXS lobby with the caller seated."""
         handicap = {k: v for k, v in (("white", white_target), ("black", black_target)) if v is not None}
         options: dict[str, Any] = {"layout": layout, "target": target, "handicap": handicap}
-        await open_table(interaction, "nxs", options, thread=thread)
+        await open_game(interaction, "nxs", options, thread=thread, remind_after=remind_after, timeout=timeout,
+                        on_timeout=on_timeout)
 
     @app_commands.command(name="move", description="Slide a ship along one of its arrows")
     async def move(self, interaction: Interaction, origin: str, destination: str) -> None:

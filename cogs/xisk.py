@@ -12,11 +12,12 @@ from typing import Any
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.actions import Interaction, open_table, play_move
+from cogs.actions import Interaction, play_move
 from cogs.buttons import HAND_MOVES, QUICK_MOVES
 from cogs.client import Tablehost, refusal
 from cogs.delivery import EVENT_FORMATTERS
 from cogs.hands import HAND_ALERTS, SECRET_FORMATTERS
+from cogs.playbypost import CLOCK_DOCS, OnTimeout, open_game
 from cogs.rules import show_rules
 from engines import GameError
 from engines.xisk.board import load_board, resolve_country
@@ -144,16 +145,21 @@ class XiskCog(commands.GroupCog, group_name="xisk", group_description="XISK: wor
     @app_commands.describe(
         cards_per_player="Cards dealt for the claim (default 21/14/10/8/7 for 2–6 players)",
         thread="Play in a thread of its own (default: yes, where I may create threads)",
+        **CLOCK_DOCS,
     )
     async def new(
         self,
         interaction: Interaction,
         cards_per_player: app_commands.Range[int, 1, 21] | None = None,
         thread: bool | None = None,
+        remind_after: str | None = None,
+        timeout: str | None = None,
+        on_timeout: OnTimeout | None = None,
     ) -> None:
         """Opens a XISK lobby with the caller seated."""
         options = {} if cards_per_player is None else {"cards_per_player": cards_per_player}
-        await open_table(interaction, "xisk", options, thread=thread)
+        await open_game(interaction, "xisk", options, thread=thread, remind_after=remind_after, timeout=timeout,
+                        on_timeout=on_timeout)
 
     @app_commands.command(name="claim", description="Claim a country with the card whose turn it is")
     async def claim(self, interaction: Interaction, country: str) -> None:
@@ -195,6 +201,11 @@ class XiskCog(commands.GroupCog, group_name="xisk", group_description="XISK: wor
     async def end(self, interaction: Interaction) -> None:
         """Plays ``end``."""
         await self._play(interaction, "end")
+
+    @app_commands.command(name="resign", description="Leave the game: your countries turn neutral (asks first)")
+    async def resign(self, interaction: Interaction) -> None:
+        """Plays ``resign`` after a confirmation."""
+        await self._play(interaction, "resign")
 
     async def _checked(self, interaction: Interaction, build: Any) -> None:
         try:

@@ -100,10 +100,19 @@ class ClockSettings:
         on_timeout: str | None = None,
         base: ClockSettings | None = None,
     ) -> ClockSettings:
-        """Returns settings from typed values (None keeps ``base``'s, else the default); raises GameError."""
+        """Returns settings from typed values (None keeps ``base``'s, else the default); raises GameError.
+
+        A timeout given alone, shorter than the reminder it would keep, brings the reminder
+        forward to half of it:
+
+            >>> ClockSettings.parse(timeout="5h").remind_after / 3600
+            2.5
+        """
         base = base or cls()
         remind = base.remind_after if remind_after is None else parse_span(remind_after, "remind_after")
         limit = base.timeout if timeout is None else parse_span(timeout, "timeout")
+        if remind_after is None and remind >= limit:
+            remind = limit / 2
         action = base.on_timeout if on_timeout is None else on_timeout.strip().lower()
         if action not in ("skip", "forfeit"):
             raise GameError(f"on_timeout is skip or forfeit, not '{shown(action, 20)}'.")

@@ -31,7 +31,9 @@ async def test_a_nexo_game_opens_plays_and_offers_only_done_pass_and_end_buttons
         move = rng.choice(moves or table.game.legal_moves(actor))
         played = await dt.slash("game", "play", user=NAMES[actor], move=move)
         if played.content.endswith("Play it?") or " now? " in played.content:
-            await dt.click(dt.ephemerals(NAMES[actor])[-1], "Yes, play it", user=NAMES[actor])
+            # the question itself: an earlier answer's "Played …" may land after it
+            question = next(m for m in reversed(dt.ephemerals(NAMES[actor])) if m.content == played.content)
+            await dt.click(question, "Yes, play it", user=NAMES[actor])
         for message in dt.messages("general"):
             assert all(b["label"].split()[0] in {"Done", "Pass", "End"} for b in message.buttons())
             offered |= bool(message.buttons())

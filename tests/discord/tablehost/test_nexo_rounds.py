@@ -60,7 +60,9 @@ async def order(dt: DiscordTest, user: str, *path: str, **options: Any) -> str:
     """Gives one ``/nexo`` order, says yes if asked, and returns the bot's last answer to the caller."""
     record = await dt.slash("nexo", *path, user=user, **options)
     if record.content.endswith("Play it?") or " now? " in record.content:
-        record = await dt.click(dt.ephemerals(user)[-1], "Yes, play it", user=user)
+        question = next(m for m in reversed(dt.ephemerals(user)) if m.content == record.content)
+        await dt.click(question, "Yes, play it", user=user)
+        await dt.wait_until(lambda: dt.ephemerals(user)[-1].content.startswith(("Played", "Playing")))
         return dt.ephemerals(user)[-1].content
     return record.content
 
@@ -120,9 +122,10 @@ async def test_two_full_rounds_through_commands_and_buttons(discord_test: Discor
     assert view["players"]["Ann"]["carbonite"] == 250 and view["players"]["Bob"]["carbonite"] == 250
     worker_board = boards(dt)[-1]
     done_button = next(b["label"] for b in worker_board.buttons() if b["label"].startswith("Done a2"))
-    await dt.click(worker_board, done_button, user="ann")
-    if " now? " in dt.ephemerals("ann")[-1].content:
-        await dt.click(dt.ephemerals("ann")[-1], "Yes, play it", user="ann")
+    clicked = await dt.click(worker_board, done_button, user="ann")
+    if " now? " in clicked.content:
+        await dt.click(next(m for m in reversed(dt.ephemerals("ann")) if m.content == clicked.content),
+                       "Yes, play it", user="ann")
     await played(dt, "ann", "done", unit="a3")
 
     # Action Phase: a shot across the barricade (light cover), then an Overwatch reaction.

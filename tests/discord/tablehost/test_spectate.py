@@ -210,11 +210,6 @@ async def test_who_may_spectate_and_where_is_checked(discord_test: DiscordTest) 
     assert dt.logged_errors() == []
 
 
-@pytest.mark.xfail(
-    reason="discord.py converts `to` from its cache of the server typed in and fails before spectate() runs,"
-    " unless cogs/game.py types it app_commands.AppCommandChannel | app_commands.AppCommandThread",
-    strict=False,
-)
 async def test_a_channel_of_another_server_is_refused(discord_test: DiscordTest) -> None:
     dt = discord_test
     await dt.fake.join_guild("Second", channels=["lounge"])

@@ -1,0 +1,253 @@
+"""Playing by post on Discord: ``/game mine``, ``status``, ``clock``, ``pause``/``resume`` and ``notify``.
+
+The clock itself lives in :mod:`host.timekeeper`; this module is its Discord surface.
+Times are shown as Discord timestamps (``<t:…:R>``), which each reader sees in their own
+time zone and which count down by themselves. A player's pause or resume that needs the
+others is asked in the channel, with an "Agree" button for the other players.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+import discord
+
+from cogs.actions import JUMP, Interaction, begin, deliver_done, open_table, person
+from cogs.client import refusal
+from engines import GAMES, GameError
+from host.clock import ClockRow, ClockSettings
+from host.outbox import Outbox
+from host.store import GameRow, Status
+
+OnTimeout = Literal["skip", "forfeit"]
+CLOCK_DOCS = {
+    "remind_after": "Remind whoever must act after this long, e.g. 12h (default), 90m, 2d",
+    "timeout": "Then act for them after this long, e.g. 72h (default)",
+    "on_timeout": "skip: the game's least move for them (default); forfeit: they leave the game",
+}
+"""The clock's options, described alike on every command that takes them."""
+
+MINE_LIMIT = 1900
+"""Characters of ``/game mine``'s answer before "… and N more"."""
+
+
+def when(seconds: float, style: str = "R") -> str:
+    """Returns a Discord timestamp: ``<t:1700000000:R>`` reads "in 3 days" or "2 hours ago".
+
+    >>> when(1700000000.4), when(1700000000, "f")
+    ('<t:1700000000:R>', '<t:1700000000:f>')
+    """
+    return f"<t:{int(seconds)}:{style}>"
+
+
+def clock_settings(remind_after: str | None, timeout: str | None, on_timeout: str | None) -> ClockSettings | None:
+    """Returns the clock a ``/<game> new`` asks for (None: the defaults); raises GameError for bad values."""
+    if remind_after is None and timeout is None and on_timeout is None:
+        return None
+    return ClockSettings.parse(remind_after=remind_after, timeout=timeout, on_timeout=on_timeout)
+
+
+async def open_game(
+    interaction: Interaction,
+    game: str,
+    options: dict[str, Any],
+    *,
+    thread: bool | None,
+    remind_after: str | None,
+    timeout: str | None,
+    on_timeout: str | None,
+) -> None:
+    """Opens a lobby (``/<game> new``) with the clock it asks for; a bad clock value is refused first."""
+    try:
+        clock = clock_settings(remind_after, timeout, on_timeout)
+    except GameError as err:
+        await interaction.response.send_message(refusal(err), ephemeral=True)
+        return
+    await open_table(interaction, game, options, thread=thread, clock=clock)
+
+
+def clock_line(row: ClockRow | None) -> str:
+    """Returns a game's clock in one line: its settings and where the current turn stands."""
+    if row is None:
+        return "No turn clock (this game is older than clocks)."
+    text = f"Clock: {row.settings.describe()}."
+    if row.paused_at is not None:
+        return f"{text} ⏸ Paused since {when(row.paused_at)}."
+    if row.deadline is not None:
+        return f"{text} This turn times out {when(row.deadline)}."
+    return text
+
+
+async def link_of(interaction: Interaction, game: GameRow) -> str:
+    """Returns the jump link to a game's live board, else to its channel."""
+    board = await interaction.client.tables.store.board(game.id)
+    guild = game.guild_id or "@me"
+    if board is not None:
+        return JUMP.format(guild, game.channel_id, board.message_id)
+    return f"https://discord.com/channels/{guild}/{game.channel_id}"
+
+
+async def mine(interaction: Interaction) -> None:
+    """Lists the caller's games everywhere: first those waiting for them (least time left first)."""
+    await begin(interaction)
+    bot, uid = interaction.client, str(interaction.user.id)
+    waiting: list[tuple[float, str]] = []
+    others: list[str] = []
+    for game in await bot.tables.store.games_of(uid):
+        title = GAMES[game.game].TITLE if game.game in GAMES else game.game
+        link = await link_of(interaction, game)
+        if game.status is Status.LOBBY:
+            others.append(f"**{title}**, table open: {link}")
+            continue
+        try:
+            table = await bot.tables.table(game.channel_id)
+        except GameError:
+            others.append(f"**{title}**: {link}")
+            continue
+        name = table.name_of(uid)
+        row = await bot.timekeeper.clocks.get(game.id)
+        if table.game is not None and name in table.game.to_act():
+            deadline = row.deadline if row is not None else None
+            left = f", times out {when(deadline)}" if deadline else ", clock paused" if row and row.paused_at else ""
+            waiting.append((deadline or float("inf"), f"**{title}**: your move{left}. {link}"))
+        else:
+            acting = ", ".join(table.game.to_act()) if table.game is not None else "nobody"
+            others.append(f"**{title}**: waiting for {acting}. {link}")
+    if not waiting and not others:
+        await interaction.followup.send("You are not playing any game. `/game help` shows how to start one.",
+                                        ephemeral=True)
+        return
+    lines = [line for _, line in sorted(waiting, key=lambda w: w[0])] + others
+    head = f"**Your games** ({len(lines)}; {len(waiting)} waiting for you):"
+    await interaction.followup.send(_fitted(head, lines), ephemeral=True)
+
+
+def _fitted(head: str, lines: list[str]) -> str:
+    """Returns ``head`` and as many lines as fit in one message, then "… and N more"."""
+    text = head
+    for n, line in enumerate(lines):
+        more = f"\n… and {len(lines) - n} more."
+        if len(text) + 1 + len(line) + len(more) > MINE_LIMIT:
+            return text + more
+        text += "\n" + line
+    return text
+
+
+async def status(interaction: Interaction) -> None:
+    """Shows the channel's game: who must act and since when, and its clock."""
+    await begin(interaction)
+    bot = interaction.client
+    try:
+        table = await bot.tables.table(str(interaction.channel_id))
+    except GameError as err:
+        await interaction.followup.send(refusal(err), ephemeral=True)
+        return
+    row = await bot.timekeeper.clocks.get(table.row.id)
+    lines = [f"**{table.title}** ({table.row.status}): {', '.join(s.name for s in table.seats) or 'nobody'}."]
+    if table.game is not None and table.row.status is Status.RUNNING:
+        since = f" since {when(row.started_at)}" if row is not None and row.started_at else ""
+        lines.append(f"To act: {', '.join(table.game.to_act())}{since}.")
+    if table.row.status in (Status.LOBBY, Status.RUNNING):
+        lines.append(clock_line(row))
+    spectators = await bot.spectators.channels(table.row.id) if hasattr(bot, "spectators") else []
+    if spectators:
+        lines.append("Spectated in " + ", ".join(f"<#{c}>" for c in spectators) + ".")
+    await interaction.followup.send("\n".join(lines), ephemeral=True)
+
+
+async def set_clock(
+    interaction: Interaction, remind_after: str | None, timeout: str | None, on_timeout: str | None
+) -> None:
+    """Changes the channel's game clock (its creator)."""
+    await begin(interaction)
+    if remind_after is None and timeout is None and on_timeout is None:
+        row = await _clock_here(interaction)
+        await interaction.followup.send(clock_line(row), ephemeral=True)
+        return
+    try:
+        out = await interaction.client.timekeeper.configure(
+            str(interaction.channel_id), person(interaction), remind_after=remind_after, timeout=timeout,
+            on_timeout=on_timeout,
+        )
+    except GameError as err:
+        await interaction.followup.send(refusal(err), ephemeral=True)
+        return
+    await deliver_done(interaction, out)
+
+
+async def _clock_here(interaction: Interaction) -> ClockRow | None:
+    game = await interaction.client.tables.store.active_game(str(interaction.channel_id), snapshot=False)
+    return None if game is None else await interaction.client.timekeeper.clocks.get(game.id)
+
+
+async def switch(interaction: Interaction, action: str, *, deferred: bool = False) -> None:
+    """Pauses or resumes the clock, or records the caller's agreement and asks the others."""
+    if not deferred:
+        await begin(interaction)
+    keeper = interaction.client.timekeeper
+    try:
+        result = await (keeper.pause if action == "pause" else keeper.resume)(
+            str(interaction.channel_id), person(interaction)
+        )
+    except GameError as err:
+        await interaction.followup.send(refusal(err), ephemeral=True)
+        return
+    if isinstance(result, Outbox):
+        await deliver_done(interaction, result)
+        return
+    agreed, needed = result
+    game = await interaction.client.tables.store.active_game(str(interaction.channel_id), snapshot=False)
+    assert game is not None
+    view = discord.ui.View(timeout=None)
+    view.add_item(VoteButton(action, game.id))
+    name = discord.utils.escape_markdown(interaction.user.display_name)
+    await interaction.followup.send(f"Noted: {agreed} of {needed} players agree.", ephemeral=True)
+    channel = interaction.channel
+    if isinstance(channel, discord.abc.Messageable):
+        await channel.send(
+            f"{name} asks to {action} the clock ({agreed} of {needed} players agree). The others: agree below,"
+            " or the game's creator decides.", view=view, allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+
+VOTE = r"th1v:(?P<action>pause|resume):(?P<g>[0-9]{1,18})"
+
+
+class VoteButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=VOTE):
+    """"Agree": a player's vote to pause or resume the clock of that game."""
+
+    def __init__(self, action: str, game_id: int) -> None:
+        super().__init__(discord.ui.Button(label=f"Agree to {action}", style=discord.ButtonStyle.secondary,
+                                           custom_id=f"th1v:{action}:{game_id}"))
+        self.action, self.game_id = action, game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Button[Any], match: re.Match[str], /
+    ) -> VoteButton:
+        """Rebuilds the button from its custom_id."""
+        return cls(match["action"], int(match["g"]))
+
+    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
+        """Adds the clicker's agreement, if the game is still the channel's."""
+        await begin(interaction)
+        game = await interaction.client.tables.store.active_game(str(interaction.channel_id), snapshot=False)
+        if game is None or game.id != self.game_id:
+            await interaction.followup.send("That game has ended. Nothing was changed.", ephemeral=True)
+            return
+        await switch(interaction, self.action, deferred=True)
+
+
+async def notify(interaction: Interaction, on: bool) -> None:
+    """Turns the caller's reminder DMs on or off (everywhere)."""
+    await begin(interaction)
+    try:
+        await interaction.client.timekeeper.clocks.set_dm_reminders(str(interaction.user.id), on)
+    except GameError as err:
+        await interaction.followup.send(refusal(err), ephemeral=True)
+        return
+    text = ("You will get a DM when a game's clock reminds you to move." if on else
+            "No more reminder DMs: the clock's reminders still ping you in the game's channel.")
+    await interaction.followup.send(text, ephemeral=True)
+

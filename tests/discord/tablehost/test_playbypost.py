@@ -153,3 +153,16 @@ async def test_game_mine_lists_every_game_in_two_servers_waiting_ones_first_also
     assert "works in a server channel" in nothing.content
     refused = await dt.slash("game", "new", user="ann", game="tally", channel=dt.dm_channel("ann"))
     assert "works in a server channel" in refused.content
+
+
+async def test_the_bot_s_own_timekeeper_wakes_for_a_deadline(discord_test: DiscordTest, tables: Tables) -> None:
+    dt = discord_test
+    clock = Clock()
+    tables.clock = clock
+    await open_tally(dt, "ann", "bob")
+    before = len(dt.messages("general"))
+    clock.at(12)
+    bot_of(dt).timekeeper.kick()  # a clock changed: the running loop looks again, no test tick
+    await dt.wait_until(lambda: len(dt.messages("general")) > before)
+    assert "⏰ Reminder: it is Ann's move." in dt.messages("general")[-1].content
+    assert await bot_of(dt).timekeeper.tick() == []  # handled once, by the loop

@@ -25,7 +25,7 @@ import json
 import logging
 import sqlite3
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import Any, TypeVar
@@ -163,6 +163,35 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (channel_id, source_id)
     );
     """,
+    # 5: records and fair play: the dice commitment's salt, the result, rematches, what each move
+    # announced and the state it left (for export and --verify), the ratings.
+    """
+    ALTER TABLE games ADD COLUMN salt TEXT;
+    ALTER TABLE games ADD COLUMN winners TEXT;
+    ALTER TABLE games ADD COLUMN rematch_of INTEGER;
+    ALTER TABLE moves ADD COLUMN events TEXT;
+    ALTER TABLE moves ADD COLUMN digest TEXT;
+    CREATE INDEX games_finished ON games (channel_id, id) WHERE status IN ('finished', 'aborted');
+    CREATE TABLE rematch_votes (
+        game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        player_id  TEXT NOT NULL,
+        PRIMARY KEY (game_id, player_id)
+    );
+    CREATE TABLE ratings (
+        guild_id   TEXT NOT NULL,
+        game       TEXT NOT NULL,
+        player_id  TEXT NOT NULL,
+        mu         REAL NOT NULL,
+        sigma      REAL NOT NULL,
+        games      INTEGER NOT NULL,
+        wins       INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, game, player_id)
+    );
+    CREATE TABLE rated (
+        game_id  INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        counted  INTEGER NOT NULL
+    );
+    """,
 ]
 
 
@@ -230,6 +259,11 @@ class GameRow:
     broken: str | None
     created_at: str
     updated_at: str
+    salt: str | None = field(default=None, repr=False)
+    """The fair-dice salt: secret while the game runs (see :mod:`host.fairness`)."""
+    winners: list[str] | None = None
+    """Seat names of the winners once finished (``[]``: a draw); None while running, or aborted."""
+    rematch_of: int | None = None
 
 
 @dataclass(frozen=True)
@@ -264,6 +298,10 @@ class MoveRow:
     interaction_id: str | None
     origin: str | None = None
     """None for the player's own move; ``clock`` for one the turn clock played for them."""
+    events: str | None = None
+    """The public events the move announced (JSON), as recorded; None for moves from before records."""
+    digest: str | None = None
+    """SHA-256 of the game's state after the move (:func:`host.fairness.digest`)."""
 
 
 def now() -> str:
@@ -273,7 +311,7 @@ def now() -> str:
 
 _HEAD = (
     "id, guild_id, channel_id, game, status, creator_id, options, seed, NULL AS snapshot, version, broken,"
-    " created_at, updated_at"
+    " created_at, updated_at, salt, winners, rematch_of"
 )
 """Every column of ``games`` but the snapshot, which is read only when an engine must be loaded."""
 
@@ -297,11 +335,27 @@ def _game_row(row: sqlite3.Row) -> GameRow:
         broken=row["broken"],
         created_at=row["created_at"],
         updated_at=row["updated_at"],
+        salt=row["salt"],
+        winners=_names(row["winners"]),
+        rematch_of=row["rematch_of"],
     )
 
 
+def _names(text: str | None) -> list[str] | None:
+    """Reads a stored JSON list of names (None when absent or damaged)."""
+    if text is None:
+        return None
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return [str(v) for v in value] if isinstance(value, list) else None
+
+
 def _move_row(r: sqlite3.Row) -> MoveRow:
-    return MoveRow(r["seq"], r["player_id"], r["move"], r["at"], r["interaction_id"], r["origin"])
+    keys = r.keys()
+    return MoveRow(r["seq"], r["player_id"], r["move"], r["at"], r["interaction_id"], r["origin"],
+                   r["events"] if "events" in keys else None, r["digest"] if "digest" in keys else None)
 
 
 def _insert_outbox(db: sqlite3.Connection, game_id: int, announce: Outbox | None) -> None:
@@ -443,6 +497,7 @@ class Store:
         creator_name: str | None = None,
         announce: Outbox | None = None,
         clock_settings: ClockSettings | None = None,
+        rematch_of: int | None = None,
     ) -> GameRow:
         """Inserts a game in the lobby with its clock, and its creator in seat 0 when ``creator_name`` is given.
 
@@ -454,8 +509,8 @@ class Store:
         def work(db: sqlite3.Connection) -> int:
             cur = db.execute(
                 "INSERT INTO games (guild_id, channel_id, game, status, creator_id, options,"
-                " created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?)",
-                (guild_id, channel_id, game, creator_id, json.dumps(options), stamp, stamp),
+                " created_at, updated_at, rematch_of) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
+                (guild_id, channel_id, game, creator_id, json.dumps(options), stamp, stamp, rematch_of),
             )
             game_id = int(cur.lastrowid or 0)
             if creator_name is not None:
@@ -518,16 +573,34 @@ class Store:
         )
         return [_game_row(r) for r in rows]
 
+    async def past_games(self, channel_id: str, *, limit: int = 10) -> list[GameRow]:
+        """Returns a channel's finished and aborted games, the newest first (without snapshots)."""
+        rows = await self._run(
+            lambda db: db.execute(
+                f"SELECT {_HEAD} FROM games WHERE channel_id = ? AND status IN ('finished', 'aborted')"
+                " ORDER BY id DESC LIMIT ?",
+                (channel_id, limit),
+            ).fetchall()
+        )
+        return [_game_row(r) for r in rows]
+
     async def start_game(
-        self, game_id: int, *, seed: int, snapshot: str, announce: Outbox | None = None, clock_at: float | None = None
+        self,
+        game_id: int,
+        *,
+        seed: int,
+        snapshot: str,
+        announce: Outbox | None = None,
+        clock_at: float | None = None,
+        salt: str | None = None,
     ) -> None:
-        """Moves a lobby game to running with its seed and first snapshot; its clock starts at ``clock_at``."""
+        """Moves a lobby game to running with its seed, its dice salt and first snapshot; its clock starts."""
 
         def work(db: sqlite3.Connection) -> None:
             cur = db.execute(
-                "UPDATE games SET status = 'running', seed = ?, snapshot = ?, version = 0, updated_at = ?"
+                "UPDATE games SET status = 'running', seed = ?, salt = ?, snapshot = ?, version = 0, updated_at = ?"
                 " WHERE id = ? AND status = 'lobby'",
-                (seed, snapshot, now(), game_id),
+                (seed, salt, snapshot, now(), game_id),
             )
             if cur.rowcount != 1:
                 raise StaleVersion(f"game {game_id} is no longer in its lobby")
@@ -645,17 +718,22 @@ class Store:
         finished: bool,
         announce: Outbox | None = None,
         clock_at: float | None = None,
+        record: tuple[str, str] | None = None,
+        winners: list[str] | None = None,
     ) -> int:
         """Writes one move: log row, snapshot, version bump, clock and announcement, atomically.
 
         Returns the new version. Raises StaleVersion when the game moved on since
         ``expected_version`` (or its log is ahead of it), and DuplicateInteraction
         when the interaction id is already logged; in every case nothing is written.
-        ``clock_at`` restarts the game's clock windows then (None leaves the clock alone).
+        ``clock_at`` restarts the game's clock windows then (None leaves the clock alone);
+        ``record`` is what the move announced and the digest of the state it left (events JSON,
+        digest), ``winners`` the result of a move that finished the game.
         """
         return await self.commit_moves(
             game_id, expected_version=expected_version, player_id=player_id, moves=[move], snapshot=snapshot,
             interaction_id=interaction_id, finished=finished, announce=announce, clock_at=clock_at,
+            records=[record] if record else None, winners=winners,
         )
 
     async def commit_moves(
@@ -671,6 +749,8 @@ class Store:
         announce: Outbox | None = None,
         clock_at: float | None = None,
         timed_out: bool = False,
+        records: list[tuple[str, str]] | None = None,
+        winners: list[str] | None = None,
     ) -> int:
         """Writes moves of one player in a row, as :meth:`commit_move` writes one.
 
@@ -694,14 +774,17 @@ class Store:
             )
             if cur.rowcount != 1:
                 raise StaleVersion(f"game {game_id} is not at version {expected_version}")
+            blank: list[tuple[str | None, str | None]] = [(None, None)] * len(moves)
+            kept: list[tuple[str | None, str | None]] = list(records) if records else blank
             db.executemany(
-                "INSERT INTO moves (game_id, seq, player_id, move, at, interaction_id, origin)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(game_id, expected_version + n, player_id, move, stamp, interaction_id if n == 1 else None, origin)
-                 for n, move in enumerate(moves, 1)],
+                "INSERT INTO moves (game_id, seq, player_id, move, at, interaction_id, origin, events, digest)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(game_id, expected_version + n, player_id, move, stamp, interaction_id if n == 1 else None, origin,
+                  *kept[n - 1]) for n, move in enumerate(moves, 1)],
             )
             if finished:
                 clock.stop(db, game_id)
+                db.execute("UPDATE games SET winners = ? WHERE id = ?", (json.dumps(winners or []), game_id))
             elif clock_at is not None:
                 clock.restart(db, game_id, new_version, clock_at)
             _insert_outbox(db, game_id, announce)
@@ -718,7 +801,7 @@ class Store:
 
     async def moves(self, game_id: int, *, last: int | None = None) -> list[MoveRow]:
         """Returns the log in order; ``last`` keeps only the most recent moves."""
-        query = "SELECT seq, player_id, move, at, interaction_id, origin FROM moves WHERE game_id = ?"
+        query = "SELECT seq, player_id, move, at, interaction_id, origin, events, digest FROM moves WHERE game_id = ?"
         if last is not None:
             query = f"SELECT * FROM ({query} ORDER BY seq DESC LIMIT {int(last)})"
         rows = await self._run(lambda db: db.execute(query + " ORDER BY seq", (game_id,)).fetchall())

@@ -23,12 +23,13 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engines import GAMES, GameError
 from engines.core import Event, Game, is_public, shown
 from host.clock import ClockSettings, span_text
+from host.fairness import commit_line, digest, new_salt, reveal_line
 from host.outbox import Outbox
 from host.store import (
     ChannelTaken,
@@ -207,15 +208,16 @@ class Tables:
             if not cls.MIN_PLAYERS <= len(seats) <= cls.MAX_PLAYERS:
                 raise Refusal(f"{cls.TITLE} needs {cls._seat_range()} players; {len(seats)} seated.")
             seed = self._seeds() if seed is None else seed
+            salt = new_salt()
             game = cls.new([s.name for s in seats], seed, row.options)
-            started = replace(row, status=Status.RUNNING, seed=seed, version=0)
+            started = replace(row, status=Status.RUNNING, seed=seed, salt=salt, version=0)
             table = Table(started, seats, game)
             out = self._move_outbox(table, game, game.opening_events(), set(), {}, None, 0, actor=person)
-            out.lines.insert(0, f"{cls.TITLE} begins: {', '.join(s.name for s in seats)}.")
+            out.lines[:0] = [f"{cls.TITLE} begins: {', '.join(s.name for s in seats)}.", commit_line(seed, salt)]
             with _saving():
                 try:
                     await self.store.start_game(
-                        row.id, seed=seed, snapshot=game.to_json(), announce=out, clock_at=self.clock()
+                        row.id, seed=seed, snapshot=game.to_json(), announce=out, clock_at=self.clock(), salt=salt
                     )
                 except StaleVersion as err:  # another process started or closed it meanwhile
                     raise Refusal("The game has already started, or its table was closed.") from err
@@ -348,6 +350,8 @@ class Tables:
                     finished=game.is_over,
                     announce=out,
                     clock_at=now,
+                    record=record_of(events, game),
+                    winners=game.winners if game.is_over else None,
                 )
         except DuplicateInteraction:
             self._cache.pop(channel_id, None)
@@ -382,10 +386,11 @@ class Tables:
             person_id = table.user_of(name) or ""
             acting_before = set(current.to_act())
             secrets_before = table.secrets or {s.name: secret_part(current, s.name) for s in table.seats}
-            game, policy, played, events = self._clock_moves(table, name, settings.on_timeout)
-            what = "forfeits" if policy == "forfeit" else "has the turn skipped"
+            turn = self._clock_moves(table, name, settings.on_timeout)
+            game, played = turn.game, turn.moves
+            what = "forfeits" if turn.policy == "forfeit" else "has the turn skipped"
             try:
-                out = self._move_outbox(table, game, events, acting_before, secrets_before, "; ".join(played),
+                out = self._move_outbox(table, game, turn.events, acting_before, secrets_before, "; ".join(played),
                                         version + len(played))
                 out.lines.insert(0, f"⏰ {name}'s time ran out ({span_text(settings.timeout)} without a move):"
                                     f" {name} {what} by the clock ({'; '.join(played)}).")
@@ -394,6 +399,7 @@ class Tables:
                     await self.store.commit_moves(
                         game_id, expected_version=version, player_id=person_id, moves=played,
                         snapshot=game.to_json(), finished=game.is_over, announce=out, clock_at=now, timed_out=True,
+                        records=turn.records, winners=game.winners if game.is_over else None,
                     )
             except StaleVersion:  # handled already: the engine is ahead of the store
                 self._cache.pop(row.channel_id, None)
@@ -408,8 +414,8 @@ class Tables:
                 self._cache.pop(row.channel_id, None)
             return out
 
-    def _clock_moves(self, table: Table, name: str, on_timeout: str) -> tuple[Game, str, list[str], list[Event]]:
-        """Plays the engine's timeout moves for ``name`` on a copy of the game: (copy, policy, moves, events).
+    def _clock_moves(self, table: Table, name: str, on_timeout: str) -> _ClockTurn:
+        """Plays the engine's timeout moves for ``name`` on a copy of the game.
 
         A skip the engine cannot play (a bug) falls back to forfeit, and is logged.
         """
@@ -418,16 +424,19 @@ class Tables:
             game = table.game.clone()
             played: list[str] = []
             events: list[Event] = []
+            records: list[tuple[str, str]] = []
             try:
                 for move in game.timeout_moves(name, choice):
-                    events += game.play(name, move)
+                    done = game.play(name, move)
+                    events += done
                     played.append(game.last_move or move)
+                    records.append(record_of([e for e in done if is_public(e)], game))
             except GameError as err:
                 log.error("game %s: the clock's %s for a %s player was refused: %s", table.row.id, choice,
                           table.row.game, type(err).__name__)
                 continue
             if played:
-                return game, choice, played, events
+                return _ClockTurn(game, choice, played, events, records)
         raise Refusal("The clock found no move to play for the player whose time ran out.")
 
     async def _moved_elsewhere(self, row: GameRow) -> bool:
@@ -485,6 +494,8 @@ class Tables:
                 else "Game over: a draw."
             )
             out.events.append({"kind": "game_over", "text": text, "winners": list(winners)})
+            if table.row.seed is not None and table.row.salt:
+                out.events.append({"kind": "fair_dice", "text": reveal_line(table.row.seed, table.row.salt)})
         return out
 
     # -- reading ----------------------------------------------------------------------
@@ -652,6 +663,22 @@ def _replayed(row: GameRow, seats: list[Seat], moves: list[MoveRow]) -> Game:
     for m in moves:
         game.play(names[m.player_id], m.move)
     return game
+
+
+@dataclass(frozen=True)
+class _ClockTurn:
+    """What the turn clock played for a player: on which copy of the game, under which policy."""
+
+    game: Game
+    policy: str
+    moves: list[str]
+    events: list[Event]
+    records: list[tuple[str, str]]
+
+
+def record_of(events: list[Event], game: Game) -> tuple[str, str]:
+    """Returns what a move leaves in the log beside its text: its public events (JSON) and the state's digest."""
+    return json.dumps([e for e in events if is_public(e)], separators=(",", ":")), digest(game.dump_state())
 
 
 class _AlreadyPlayed(Refusal):

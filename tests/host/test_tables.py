@@ -7,6 +7,7 @@ import asyncio
 import pytest
 
 from engines import GameError, IllegalMove, NotYourTurn
+from host.fairness import commitment
 from host.store import Status, Store
 from host.tables import AWAY, Person, Refusal, Stale, Tables
 from tests.host.conftest import ANN, BOB, CHANNEL, CY, started_tally, tamper
@@ -230,7 +231,9 @@ async def test_a_finished_game_refuses_moves_but_still_shows(tables: Tables) -> 
     await tables.join(CHANNEL, BOB)
     await tables.start(CHANNEL, ANN, seed=1)
     out = await tables.act(CHANNEL, ANN.id, "add 3")
-    assert out.finished and out.events[-1]["text"] == "Game over: ann wins!"  # after the winning move
+    kinds = [e["kind"] for e in out.events]
+    assert out.finished and kinds[-2:] == ["game_over", "fair_dice"]  # after the winning move, then the seed
+    assert out.events[-2]["text"] == "Game over: ann wins!" and "seed 1, salt" in out.events[-1]["text"]
     with pytest.raises(Refusal, match="no game running"):
         await tables.act(CHANNEL, BOB.id, "add 1")
     table = await tables.table(CHANNEL)
@@ -275,7 +278,10 @@ async def test_start_announces_the_opening_and_sends_each_secret_to_its_owner(ta
     await tables.join(CHANNEL, BOB)
     out = await tables.start(CHANNEL, ANN, seed=8)
     game = (await tables.table(CHANNEL)).game
-    assert out.text() == "Tally begins: ann, bob.\nThe race to 21 begins."
+    head, sealed, race = out.text().splitlines()
+    assert (head, race) == ("Tally begins: ann, bob.", "The race to 21 begins.")
+    salt = (await tables.store.game(out.game_id, snapshot=False)).salt
+    assert sealed.startswith(f"🎲 Fair dice: this game's seed is sealed as SHA-256 {commitment(8, salt)};")
     assert out.private == {
         ANN.id: [f"Your secret is {game.view('ann')['secret']}."],
         BOB.id: [f"Your secret is {game.view('bob')['secret']}."],

@@ -33,6 +33,7 @@ import discord
 
 from cogs import spectate
 from cogs.buttons import quick_view
+from cogs.records import rematch_view
 from host.outbox import Outbox
 from host.store import Board
 from host.tables import Table
@@ -192,7 +193,10 @@ def _file(png: bytes, name: str) -> discord.File:
 
 
 def _buttons(table: Table | None, out: Outbox) -> discord.ui.View | None:
-    if table is None or table.game is None or out.finished:
+    if out.finished:  # a game that ended by its rules offers a rematch
+        over = any(e.get("kind") == "game_over" for e in out.events)
+        return rematch_view(out.game_id) if over else None
+    if table is None or table.game is None:
         return None
     return quick_view(table)
 

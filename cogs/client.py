@@ -131,8 +131,10 @@ class Tablehost(commands.Bot):
         from cogs.buttons import CancelButton, ConfirmButton, MoveButton, MoveSelect
         from cogs.game import AbortButton
         from cogs.playbypost import VoteButton
+        from cogs.records import RematchButton
 
-        self.add_dynamic_items(MoveButton, ConfirmButton, CancelButton, AbortButton, MoveSelect, VoteButton)
+        self.add_dynamic_items(MoveButton, ConfirmButton, CancelButton, AbortButton, MoveSelect, VoteButton,
+                               RematchButton)
         for ext in self._extensions:
             await self.load_extension(ext)
         check_rules()  # a malformed rules file stops the start, naming the file

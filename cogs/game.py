@@ -30,6 +30,7 @@ from cogs.client import Tablehost, refusal
 from cogs.delivery import chunks
 from cogs.hands import format_secret
 from cogs.playbypost import CLOCK_DOCS, OnTimeout, clock_settings, mine, notify, set_clock, status, switch
+from cogs.records import history
 from cogs.rules import command_lines, show_rules
 from cogs.spectate import board_table, spectate
 from engines import GAMES, GameError
@@ -285,6 +286,11 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     ) -> None:
         """Starts or stops a spectator channel (the creator, or Manage Channels)."""
         await spectate(interaction, channel, stop)
+
+    @app_commands.command(name="history", description="The games that ended in this channel (only you see it)")
+    async def history(self, interaction: Interaction) -> None:
+        """Lists the channel's past games with their ids."""
+        await history(interaction)
 
     @app_commands.command(name="notify", description="Turn your reminder DMs on or off (for every game)")
     async def notify(self, interaction: Interaction, reminders: bool) -> None:

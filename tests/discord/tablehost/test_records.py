@@ -1,0 +1,51 @@
+"""A channel's records on Discord: /game history, and the Rematch button of a finished game."""
+
+from __future__ import annotations
+
+from host.store import Status
+from host.tables import Tables
+from tests.discord.tablehost.helpers import open_tally, said
+from tests.fakediscord.api import DiscordTest
+
+
+async def finish_race(dt: DiscordTest) -> None:
+    """Plays a Tally race to 3, won by ann."""
+    await open_tally(dt, "ann", "bob", options="target=3")
+    await dt.slash("game", "play", user="ann", move="add 3")
+
+
+async def test_the_final_board_offers_a_rematch_that_starts_when_both_click(
+    discord_test: DiscordTest, tables: Tables
+) -> None:
+    dt = discord_test
+    await finish_race(dt)
+    channel = str(dt.channel("general").id)
+    old = await tables.table(channel)
+    final = [m for m in dt.messages("general") if m.embeds][-1]
+    assert "Game over: Ann wins!" in said(final) and "Fair dice revealed: seed" in said(final)
+    assert [b["label"] for b in final.buttons()] == ["Rematch"]
+    await dt.click(final, "Rematch", user="cy")
+    assert "Only the players of that game" in dt.ephemerals("cy")[-1].content
+    await dt.click(final, "Rematch", user="bob")
+    assert "You are ready: 1 of 2 players." in dt.ephemerals("bob")[-1].content
+    assert "Bob asks for a rematch of Tally: Ann, Bob are seated" in dt.messages("general")[-1].content
+    lobby = await tables.table(channel)
+    assert lobby.row.status is Status.LOBBY and lobby.row.rematch_of == old.row.id
+    await dt.click(final, "Rematch", user="ann")
+    new = await tables.table(channel)
+    assert new.row.status is Status.RUNNING and [s.player_id for s in new.seats] == [s.player_id for s in old.seats]
+    assert "Tally begins: Ann, Bob." in said([m for m in dt.messages("general") if m.embeds][-1])
+
+
+async def test_history_lists_the_channel_s_past_games_with_their_ids(discord_test: DiscordTest, tables: Tables) -> None:
+    dt = discord_test
+    assert "No game has ended" in (await dt.slash("game", "history", user="ann")).content
+    await finish_race(dt)
+    old = await tables.table(str(dt.channel("general").id))
+    await open_tally(dt, "bob", "cy")
+    await dt.slash("game", "abort", user="bob")
+    await dt.click(dt.ephemerals("bob")[-1], "Abort the game", user="bob")
+    listing = (await dt.slash("game", "history", user="cy")).content.splitlines()
+    assert listing[0].startswith("**Past games here**")
+    assert listing[1].startswith("`") and "**Tally**: Bob, Cy; aborted; 0 moves; <t:" in listing[1]
+    assert listing[2].startswith(f"`{old.row.id}` **Tally**: Ann, Bob; won by Ann; 1 move; <t:")

@@ -35,6 +35,8 @@ LONGEST = 60 * 24 * HOUR
 """The longest window a clock may have (60 days)."""
 SHORTEST = 60.0
 """The shortest (one minute; shorter would nag)."""
+ON_TIMEOUT = ("skip", "forfeit", "bot-easy", "bot-normal", "bot-hard")
+"""What a timeout does: the engine's skip or forfeit, or a bot of a level plays the turn (``bot`` is bot-normal)."""
 TIMED_OUT = 3
 """The stage of a clock whose turn has timed out (nothing more falls due until the turn moves on)."""
 
@@ -114,8 +116,10 @@ class ClockSettings:
         if remind_after is None and remind >= limit:
             remind = limit / 2
         action = base.on_timeout if on_timeout is None else on_timeout.strip().lower()
-        if action not in ("skip", "forfeit"):
-            raise GameError(f"on_timeout is skip or forfeit, not '{shown(action, 20)}'.")
+        action = {"bot": "bot-normal"}.get(action, action)
+        if action not in ON_TIMEOUT:
+            raise GameError(f"on_timeout is skip, forfeit or bot (bot-easy, bot-normal, bot-hard), not"
+                            f" '{shown(action, 20)}'.")
         if remind >= limit:
             raise GameError(
                 f"The reminder ({span_text(remind)}) must come before the timeout ({span_text(limit)})."

@@ -192,6 +192,25 @@ MIGRATIONS: list[str] = [
         counted  INTEGER NOT NULL
     );
     """,
+    # 6: a timeout may hand the turn to a bot (the clocks' check widened: SQLite rebuilds the table).
+    """
+    CREATE TABLE clocks_new (
+        game_id       INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        remind_after  REAL NOT NULL,
+        timeout       REAL NOT NULL,
+        on_timeout    TEXT NOT NULL CHECK (on_timeout IN ('skip', 'forfeit', 'bot-easy', 'bot-normal', 'bot-hard')),
+        version       INTEGER NOT NULL,
+        started_at    REAL,
+        stage         INTEGER NOT NULL DEFAULT 0,
+        paused_at     REAL,
+        next_due      REAL
+    );
+    INSERT INTO clocks_new SELECT game_id, remind_after, timeout, on_timeout, version, started_at, stage, paused_at,
+        next_due FROM clocks;
+    DROP TABLE clocks;
+    ALTER TABLE clocks_new RENAME TO clocks;
+    CREATE INDEX clocks_due ON clocks (next_due) WHERE next_due IS NOT NULL;
+    """,
 ]
 
 

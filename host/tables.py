@@ -28,6 +28,8 @@ from typing import Any
 
 from engines import GAMES, GameError
 from engines.core import Event, Game, is_public, shown
+from engines.core.ai import LEVELS, has_bots
+from host.bots import bot_id, bot_turn, is_bot
 from host.clock import ClockSettings, span_text
 from host.fairness import commit_line, digest, new_salt, reveal_line
 from host.outbox import Outbox
@@ -79,6 +81,8 @@ class Tables:
         """Channel id → its running game with a loaded engine, most recently used last."""
         self.cache_size = cache_size
         self._closing = False
+        self.listeners: list[Callable[[str], None]] = []
+        """Called with a channel id after each committed change of its game (the bots listen)."""
 
     def lock(self, channel_id: str) -> asyncio.Lock:
         """Returns the lock that serialises every change in one channel.
@@ -173,6 +177,31 @@ class Tables:
                     raise Refusal("The table changed meanwhile: look again and retry. Nothing was changed.") from err
         return out
 
+    async def add_bot(self, channel_id: str, person: Person, level: str) -> Outbox:
+        """Seats a bot of ``level`` in the channel's lobby (asked by a seated player or the creator)."""
+        if level not in LEVELS:
+            raise Refusal(f"A bot's level is {', '.join(LEVELS)}; not '{shown(level, 20)}'.")
+        async with self.lock(channel_id):
+            row = await self._lobby(channel_id)
+            seats = await self.store.seats(row.id)
+            cls = GAMES[row.game]
+            if person.id != row.creator_id and all(s.player_id != person.id for s in seats):
+                raise Refusal("Only a seated player or the table's creator can add a bot.")
+            if not has_bots(row.game):
+                raise Refusal(f"{cls.TITLE} has no bots yet.")
+            if len(seats) >= cls.MAX_PLAYERS:
+                raise Refusal(f"The table is full ({cls.MAX_PLAYERS} players).")
+            n = 1 + sum(is_bot(s.player_id) for s in seats)
+            name = seat_name(f"{cls.TITLE} bot ({level})", {s.name for s in seats})
+            out = self._outbox(row, actor=person, lines=[
+                f"{person.name} seats {name} ({len(seats) + 1}/{cls.MAX_PLAYERS}). It plays its turns at once."])
+            with _saving():
+                try:
+                    await self.store.add_seat(row.id, bot_id(level, n), name, announce=out)
+                except (SeatTaken, StaleVersion) as err:
+                    raise Refusal("The table changed meanwhile: look again and retry. Nothing was changed.") from err
+        return out
+
     async def leave(self, channel_id: str, person: Person) -> Outbox:
         """Unseats a player from the lobby; the lobby closes when nobody is left."""
         async with self.lock(channel_id):
@@ -188,13 +217,16 @@ class Tables:
             name = next((s.name for s in seats if s.player_id == person.id), None)
             if name is None:
                 raise Refusal("You are not seated at this table.")
-            last = len(seats) == 1
-            line = f"{name} leaves; the table is empty and closes." if last else f"{name} leaves the table."
+            last = all(is_bot(s.player_id) for s in seats if s.player_id != person.id)  # bots alone: closes
+            line = (f"{name} leaves the table." if not last else f"{name} leaves; the table is empty and closes."
+                    if len(seats) == 1 else f"{name} leaves; only bots are left, so the table closes.")
             out = self._outbox(row, actor=person, lines=[line], finished=last)
             with _saving():
                 left = await self.store.remove_seat(row.id, person.id, announce=out)
-            if left is None:
-                raise Refusal("You are not seated at this table.")
+                if left is None:
+                    raise Refusal("You are not seated at this table.")
+                if last and left:  # only bots are left: they never play alone
+                    await self.store.set_status(row.id, Status.ABORTED, expect=(Status.LOBBY,))
         return out
 
     async def start(self, channel_id: str, person: Person, *, seed: int | None = None) -> Outbox:
@@ -207,6 +239,8 @@ class Tables:
                 raise Refusal("Only a seated player can start the game.")
             if not cls.MIN_PLAYERS <= len(seats) <= cls.MAX_PLAYERS:
                 raise Refusal(f"{cls.TITLE} needs {cls._seat_range()} players; {len(seats)} seated.")
+            if all(is_bot(s.player_id) for s in seats):
+                raise Refusal("A game needs at least one person: bots alone would play themselves forever.")
             seed = self._seeds() if seed is None else seed
             salt = new_salt()
             game = cls.new([s.name for s in seats], seed, row.options)
@@ -222,7 +256,8 @@ class Tables:
                 except StaleVersion as err:  # another process started or closed it meanwhile
                     raise Refusal("The game has already started, or its table was closed.") from err
             self._remember(table)
-            return out
+        self._changed(channel_id)
+        return out
 
     async def abort(self, channel_id: str, person: Person, *, can_manage: bool) -> Outbox:
         """Ends the channel's game for good; only its creator or a channel manager may."""
@@ -271,7 +306,10 @@ class Tables:
         async with self.lock(channel_id):
             for attempt in (1, 2):
                 try:
-                    return await self._act(channel_id, person_id, move, interaction_id, for_game, position)
+                    out = await self._act(channel_id, person_id, move, interaction_id, for_game, position)
+                    if not out.duplicate:
+                        self._changed(channel_id)
+                    return out
                 except _AlreadyPlayed:
                     return Outbox(game_id=0, game="", channel_id=channel_id, lines=[str(_AlreadyPlayed())],
                                   duplicate=True)
@@ -338,7 +376,8 @@ class Tables:
             out = self._move_outbox(table, game, events, acting_before, secrets_before, canonical, version)
             out.actor_id = person_id
             now = self.clock()
-            out.away = [uid for uid in out.to_act if uid != person_id and now - table.acted.get(uid, -math.inf) >= AWAY]
+            out.away = [uid for uid in out.to_act if uid != person_id and not is_bot(uid)
+                        and now - table.acted.get(uid, -math.inf) >= AWAY]
             with _saving():
                 await self.store.commit_move(
                     row.id,
@@ -386,14 +425,19 @@ class Tables:
             person_id = table.user_of(name) or ""
             acting_before = set(current.to_act())
             secrets_before = table.secrets or {s.name: secret_part(current, s.name) for s in table.seats}
-            turn = self._clock_moves(table, name, settings.on_timeout)
+            planned = None
+            if settings.on_timeout.startswith("bot-"):  # thought out on a copy, off the event loop
+                planned = await asyncio.to_thread(bot_turn, current.clone(), name, settings.on_timeout[4:])
+            turn = self._clock_moves(table, name, settings.on_timeout, planned)
             game, played = turn.game, turn.moves
-            what = "forfeits" if turn.policy == "forfeit" else "has the turn skipped"
+            what = {
+                "forfeit": f"{name} forfeits by the clock", "skip": f"{name} has the turn skipped by the clock"
+            }.get(turn.policy, f"a bot ({turn.policy[4:]}) plays {name}'s turn until they act again")
             try:
                 out = self._move_outbox(table, game, turn.events, acting_before, secrets_before, "; ".join(played),
                                         version + len(played))
                 out.lines.insert(0, f"⏰ {name}'s time ran out ({span_text(settings.timeout)} without a move):"
-                                    f" {name} {what} by the clock ({'; '.join(played)}).")
+                                    f" {what} ({'; '.join(played)}).")
                 now = self.clock()
                 with _saving():
                     await self.store.commit_moves(
@@ -412,21 +456,23 @@ class Tables:
                                 status=Status.FINISHED if game.is_over else Status.RUNNING)
             if game.is_over:
                 self._cache.pop(row.channel_id, None)
-            return out
+        self._changed(row.channel_id)
+        return out
 
-    def _clock_moves(self, table: Table, name: str, on_timeout: str) -> _ClockTurn:
-        """Plays the engine's timeout moves for ``name`` on a copy of the game.
+    def _clock_moves(self, table: Table, name: str, on_timeout: str, planned: list[str] | None) -> _ClockTurn:
+        """Plays the timeout's moves for ``name`` on a copy of the game: a bot's ``planned`` ones, or the engine's.
 
-        A skip the engine cannot play (a bug) falls back to forfeit, and is logged.
+        A bot's turn or a skip that cannot be played (a bug) falls back to skip, then forfeit, and is logged.
         """
         assert table.game is not None
-        for choice in dict.fromkeys([on_timeout, "forfeit"]):
+        for choice in dict.fromkeys([on_timeout, "skip" if planned is not None else "forfeit", "forfeit"]):
             game = table.game.clone()
             played: list[str] = []
             events: list[Event] = []
             records: list[tuple[str, str]] = []
+            moves = planned if choice == on_timeout and planned is not None else None
             try:
-                for move in game.timeout_moves(name, choice):
+                for move in moves if moves is not None else game.timeout_moves(name, choice):
                     done = game.play(name, move)
                     events += done
                     played.append(game.last_move or move)
@@ -438,6 +484,14 @@ class Tables:
             if played:
                 return _ClockTurn(game, choice, played, events, records)
         raise Refusal("The clock found no move to play for the player whose time ran out.")
+
+    def _changed(self, channel_id: str) -> None:
+        """Tells the listeners that a channel's game changed."""
+        for listener in self.listeners:
+            try:
+                listener(channel_id)
+            except Exception:  # a listener's bug must not undo what was committed
+                log.exception("a listener of channel %s failed", channel_id)
 
     async def _moved_elsewhere(self, row: GameRow) -> bool:
         """Returns whether the stored game is no longer at the cached row's version and status."""
@@ -475,16 +529,17 @@ class Tables:
         out.view, out.move, out.version = game.view(None), canonical, version
         out.events = [e for e in events if is_public(e)]
         for e in events:
-            if not is_public(e) and (uid := table.user_of(e["to"])):
+            if not is_public(e) and (uid := table.user_of(e["to"])) and not is_bot(uid):
                 out.private.setdefault(uid, []).append(e["text"])
         after = {s.name: secret_part(game, s.name) for s in table.seats}
         for s in table.seats:
-            if after[s.name] and after[s.name] != secrets_before.get(s.name):
+            if after[s.name] and after[s.name] != secrets_before.get(s.name) and not is_bot(s.player_id):
                 out.secrets[s.player_id] = after[s.name]
         table.secrets = after  # a change that fails to commit drops the whole cached table (see _act)
         out.to_act = [uid for name in game.to_act() if (uid := table.user_of(name))]
         out.mention = [
-            uid for name in game.to_act() if name not in acting_before and (uid := table.user_of(name))
+            uid for name in game.to_act()
+            if name not in acting_before and (uid := table.user_of(name)) and not is_bot(uid)
         ]
         if game.is_over:  # last, after the move that ended the game, and once
             winners = game.winners

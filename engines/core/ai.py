@@ -38,10 +38,16 @@ Choose = Callable[[JSON, list[str], str, str, random.Random], str]
 
 
 def policy(game: str) -> Choose:
-    """Returns a game's ``choose``; raises LookupError when the game has no bots."""
+    """Returns a game's ``choose`` (its class's ``AI`` module, else ``engines.<game>.ai``); LookupError if none."""
+    from engines import GAMES
+
+    cls = GAMES.get(game)
+    name = getattr(cls, "AI", None) or f"engines.{game}.ai"
     try:
-        module = importlib.import_module(f"engines.{game}.ai")
+        module = importlib.import_module(name)
     except ModuleNotFoundError as err:
+        if err.name != name:
+            raise
         raise LookupError(f"{game} has no bots") from err
     choose: Choose = module.choose
     return choose

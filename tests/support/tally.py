@@ -33,6 +33,7 @@ class Tally(Game):
     OPTION_DOCS = {"target": "The total that wins."}
     HAS_SECRETS = True
     FORFEIT_MOVE = "resign"
+    AI = "tests.support.tally_ai"
 
     def setup(self) -> None:
         self.rng = Rng.from_seed(self.seed)

@@ -1,0 +1,157 @@
+"""Bots in seats: a bot plays its turns promptly, through the same path as a person's move.
+
+A bot's seat has the player id ``bot:<level>:<n>``; its moves go in the log under that id,
+so the log says whose they are. It is asked through :func:`engines.core.ai.think`, which
+hands it only its seat's view and legal moves; its private messages go nowhere (the
+table service leaves bots out of DMs and pings).
+
+After every change of a channel's game, the table service tells its listeners; the
+:class:`Bots` service then plays, one move at a time, as long as a bot is to act. The
+thinking runs in a worker thread on a copy of the game, so the event loop keeps answering.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+from engines import GameError
+from engines.core.ai import LEVELS, think
+from host.outbox import Outbox
+from host.store import Status, StoreError
+
+if TYPE_CHECKING:
+    from engines.core import Game
+    from host.tables import Tables
+
+log = logging.getLogger(__name__)
+
+PREFIX = "bot:"
+MAX_MOVES = 2_000
+"""The most moves bots play in a row in one channel before handing back (a guard, never reached in play)."""
+
+Deliver = Callable[[Outbox], Awaitable[object]]
+
+
+def is_bot(player_id: str) -> bool:
+    """Returns whether a seat's player id is a bot's.
+
+    >>> is_bot("bot:hard:1"), is_bot("123456789")
+    (True, False)
+    """
+    return player_id.startswith(PREFIX)
+
+
+def bot_id(level: str, n: int) -> str:
+    """Returns the player id of a game's ``n``-th bot of ``level``."""
+    if level not in LEVELS:
+        raise ValueError(f"level must be one of {', '.join(LEVELS)}")
+    return f"{PREFIX}{level}:{n}"
+
+
+def level_of(player_id: str) -> str:
+    """Returns a bot's level from its player id (``normal`` when unreadable).
+
+    >>> level_of("bot:easy:2"), level_of("bot:??")
+    ('easy', 'normal')
+    """
+    parts = player_id.split(":")
+    return parts[1] if len(parts) == 3 and parts[1] in LEVELS else "normal"
+
+
+def bot_rng() -> random.Random:
+    """Returns a bot's own randomness, drawn apart from the game's seed (it tells nothing of the dice)."""
+    return random.Random(secrets.randbits(64))
+
+
+def bot_turn(game: Game, seat: str, level: str, *, most: int = 300) -> list[str]:
+    """Returns the moves a bot of ``level`` plays for ``seat`` until its turn passes, on ``game`` (a copy)."""
+    moves: list[str] = []
+    rng = bot_rng()
+    while len(moves) < most and not game.is_over and seat in game.to_act():
+        move = think(game, seat, level, rng)
+        game.play(seat, move)
+        moves.append(game.last_move or move)
+    return moves
+
+
+class Bots:
+    """Plays the bots' turns of a table service's games."""
+
+    def __init__(self, tables: Tables, *, deliver: Deliver | None = None) -> None:
+        self.tables = tables
+        self.deliver = deliver
+        self._running: dict[str, asyncio.Task[None]] = {}
+        self._again: set[str] = set()
+        tables.listeners.append(self.nudge)
+
+    def nudge(self, channel_id: str) -> None:
+        """Looks at a channel's game soon: if a bot is to act, it plays."""
+        task = self._running.get(channel_id)
+        if task is not None and not task.done():
+            self._again.add(channel_id)
+            return
+        self._running[channel_id] = asyncio.get_running_loop().create_task(
+            self._play(channel_id), name=f"tablehost-bots-{channel_id}"
+        )
+
+    async def settle(self) -> None:
+        """Waits until no bot is thinking or playing (tests and shutdown)."""
+        while any(not t.done() for t in self._running.values()):
+            await asyncio.gather(*[t for t in self._running.values() if not t.done()], return_exceptions=True)
+
+    async def sweep(self) -> int:
+        """Nudges every running game where a bot is to act (after a restart); returns how many."""
+        count = 0
+        for row in await self.tables.store.running_games():
+            seats = await self.tables.store.seats(row.id)
+            if any(is_bot(s.player_id) for s in seats):
+                self.nudge(row.channel_id)
+                count += 1
+        return count
+
+    async def _play(self, channel_id: str) -> None:
+        try:
+            for _ in range(MAX_MOVES):
+                out = await self.play_one(channel_id)
+                if out is None:
+                    if channel_id in self._again:
+                        self._again.discard(channel_id)
+                        continue
+                    return
+                if self.deliver is not None:
+                    try:
+                        await self.deliver(out)
+                    except Exception:  # stored: the deliverer's sweeps retry it
+                        log.warning("bot move of game %s: its announcement is left to the retries", out.game_id,
+                                    exc_info=True)
+            log.error("bots in channel %s played %d moves in a row: stopped", channel_id, MAX_MOVES)
+        except (StoreError, GameError) as err:
+            log.warning("bots in channel %s stopped: %s", channel_id, err)
+        except Exception:  # a policy's bug: the turn clock still moves the game on
+            log.exception("a bot in channel %s failed", channel_id)
+
+    async def play_one(self, channel_id: str) -> Outbox | None:
+        """Plays one move of the bot to act in a channel's game; None when no bot is to act."""
+        try:
+            table = await self.tables.table(channel_id)
+        except GameError:
+            return None
+        game = table.game
+        if game is None or table.row.status is not Status.RUNNING or game.is_over:
+            return None
+        acting = [(name, uid) for name in game.to_act() if (uid := table.user_of(name)) and is_bot(uid)]
+        if not acting:
+            return None
+        name, uid = acting[0]
+        copy, version = game.clone(), table.row.version
+        move = await asyncio.to_thread(think, copy, name, level_of(uid), bot_rng())
+        try:
+            return await self.tables.act(channel_id, uid, move, position=(table.row.id, version))
+        except GameError as err:  # the position moved on meanwhile, or a policy bug: look again once
+            log.warning("bot move %r in game %s refused: %s", move[:40], table.row.id, err)
+            return None

@@ -1,0 +1,14 @@
+"""Tally's bot, for tests of the shared layers: it adds the most it may, from its seat's view only."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+
+def choose(view: dict[str, Any], legal: list[str], seat: str, level: str, rng: random.Random) -> str:
+    """Returns the largest ``add``, or any legal move (``easy`` picks at random among the adds)."""
+    adds = [m for m in legal if m.startswith("add ")]
+    if level == "easy" and adds:
+        return rng.choice(adds)
+    return max(adds, key=lambda m: int(m.split()[1])) if adds else legal[0]

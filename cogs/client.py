@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from host.bots import Bots
 from host.deliverer import Deliverer
 from host.outbox import Outbox
 from host.spectators import Spectators
@@ -120,6 +121,7 @@ class Tablehost(commands.Bot):
         self.spectators = Spectators(tables.store)
         self._deliveries: asyncio.Task[None] | None = None
         self.timekeeper = Timekeeper(tables, deliver=self.deliverer.deliver)
+        self.bots = Bots(tables, deliver=self.deliverer.deliver)
         self._clocks: asyncio.Task[None] | None = None
         self._render_slots = asyncio.Semaphore(render_workers)
         self._sync_guild = sync_guild
@@ -170,6 +172,7 @@ class Tablehost(commands.Bot):
             self._deliveries = asyncio.create_task(self.deliverer.run(), name="tablehost-deliveries")
         if self._clocks is None or self._clocks.done():
             self._clocks = asyncio.create_task(self.timekeeper.run(), name="tablehost-clocks")
+            await self.bots.sweep()  # a bot whose turn it was when the bot stopped plays now
 
     async def close(self) -> None:
         """Stops the clocks and deliveries (what is pending stays stored for the next start), then disconnects."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 import io
 import logging
 import re
-from typing import Any
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
@@ -116,6 +116,18 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     async def join(self, interaction: Interaction) -> None:
         """Seats the caller."""
         await self._lobby(interaction, "join")
+
+    @app_commands.command(name="addbot", description="Seat a bot at this channel's table (it plays its turns at once)")
+    @app_commands.describe(level="easy: close to random; normal: sensible; hard: as strong as it can think in 2 s")
+    async def addbot(self, interaction: Interaction, level: Literal["easy", "normal", "hard"] = "normal") -> None:
+        """Seats a bot in the lobby."""
+        await begin(interaction)
+        try:
+            out = await self.bot.tables.add_bot(str(interaction.channel_id), person(interaction), level)
+        except GameError as err:
+            await interaction.followup.send(refusal(err), ephemeral=True)
+            return
+        await deliver_done(interaction, out)
 
     @app_commands.command(name="leave", description="Leave this channel's table before it starts")
     async def leave(self, interaction: Interaction) -> None:

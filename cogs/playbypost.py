@@ -20,11 +20,11 @@ from host.clock import ClockRow, ClockSettings
 from host.outbox import Outbox
 from host.store import GameRow, Status
 
-OnTimeout = Literal["skip", "forfeit"]
+OnTimeout = Literal["skip", "forfeit", "bot-easy", "bot-normal", "bot-hard"]
 CLOCK_DOCS = {
     "remind_after": "Remind whoever must act after this long, e.g. 12h (default), 90m, 2d",
     "timeout": "Then act for them after this long, e.g. 72h (default)",
-    "on_timeout": "skip: the game's least move for them (default); forfeit: they leave the game",
+    "on_timeout": "skip: the game's least move (default); forfeit: they leave; bot-…: a bot plays their turn",
 }
 """The clock's options, described alike on every command that takes them."""
 

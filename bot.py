@@ -3,6 +3,8 @@
 
     python bot.py [--sync]                                   # the Discord bot
     python bot.py --console <game> --players ann,bob [...]   # a hot-seat game, no Discord
+    python bot.py --console --load FILE [--script FILE]      # replay an exported game, move by move
+    python bot.py --verify FILE [--all]                      # check an export's dice against its seed
 """
 
 from __future__ import annotations
@@ -75,6 +77,22 @@ def quiet_loggers() -> None:
         logging.getLogger(name).setLevel(level)
 
 
+def verify_main(argv: list[str]) -> int:
+    """Checks an exported game (``--verify FILE``): 0 when every move matches its seed, 1 when not, 2 unreadable."""
+    parser = argparse.ArgumentParser(
+        prog="bot.py --verify", description="Check that an exported game's dice and deals came from its seed."
+    )
+    parser.add_argument("file", help="a game exported with /game export")
+    parser.add_argument("--all", action="store_true", help="list every move, not only those that do not match")
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as stop:  # a usage error: argparse has printed it
+        return 2 if stop.code else 0
+    from host.verify import main as verify
+
+    return verify(args.file, every=args.all)
+
+
 def main(argv: list[str]) -> int:
     """Parses arguments and runs the bot or the console; returns the exit status."""
     load_dotenv()
@@ -82,10 +100,15 @@ def main(argv: list[str]) -> int:
         import console
 
         return console.main(argv[1:])
+    if argv[:1] == ["--verify"]:
+        return verify_main(argv[1:])
     parser = argparse.ArgumentParser(description="Run the Tablehost Discord bot.")
     parser.add_argument("--sync", action="store_true", help="sync slash commands (to DEV_GUILD_ID when set)")
     parser.add_argument("--console", action="store_true", help="play at the console instead (see console.py)")
+    parser.add_argument("--verify", metavar="FILE", help="check an exported game's dice against its seed")
     args = parser.parse_args(argv)
+    if args.verify is not None:  # --verify=FILE, or after another flag
+        return verify_main([args.verify])
 
     from host.config import Config
 

@@ -28,6 +28,7 @@ from cogs.actions import (
 from cogs.buttons import CancelButton, hand_view
 from cogs.client import Tablehost, refusal
 from cogs.delivery import chunks
+from cogs.export import export as export_file
 from cogs.hands import format_secret
 from cogs.playbypost import CLOCK_DOCS, OnTimeout, clock_settings, mine, notify, set_clock, status, switch
 from cogs.records import history
@@ -298,6 +299,12 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     ) -> None:
         """Starts or stops a spectator channel (the creator, or Manage Channels)."""
         await spectate(interaction, channel, stop)
+
+    @app_commands.command(name="export", description="A finished game's record: seed, every move, its dice (only you)")
+    @app_commands.describe(game="The game's id from /game history (default: this channel's latest finished game)")
+    async def export_(self, interaction: Interaction, game: int | None = None) -> None:
+        """Sends the caller a finished game's export file."""
+        await export_file(interaction, game)
 
     @app_commands.command(name="history", description="The games that ended in this channel (only you see it)")
     async def history(self, interaction: Interaction) -> None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+
+from host.fairness import commitment
 from host.store import Status
 from host.tables import Tables
 from tests.discord.tablehost.helpers import open_tally, said
@@ -49,3 +52,19 @@ async def test_history_lists_the_channel_s_past_games_with_their_ids(discord_tes
     assert listing[0].startswith("**Past games here**")
     assert listing[1].startswith("`") and "**Tally**: Bob, Cy; aborted; 0 moves; <t:" in listing[1]
     assert listing[2].startswith(f"`{old.row.id}` **Tally**: Ann, Bob; won by Ann; 1 move; <t:")
+
+
+async def test_export_sends_the_finished_game_s_record_and_refuses_a_running_one(
+    discord_test: DiscordTest, tables: Tables
+) -> None:
+    dt = discord_test
+    await open_tally(dt, "ann", "bob", options="target=5")
+    running = await dt.slash("game", "export", user="bob")
+    assert "still running" in running.content and not running.files
+    await dt.slash("game", "play", user="ann", move="add 3")
+    await dt.slash("game", "play", user="bob", move="add 2")
+    record = await dt.slash("game", "export", user="cy")
+    assert record.ephemeral and record.files and record.files[0].filename.startswith("tally-")
+    data = json.loads(record.files[0].data)
+    assert data["format"] == "tablehost-game" and [m["move"] for m in data["moves"]] == ["add 3", "add 2"]
+    assert data["commitment"] == commitment(data["seed"], data["salt"]) and data["winners"] == ["Bob"]

@@ -623,6 +623,7 @@ class Tables:
                     await self.store.commit_move(
                         row.id, expected_version=row.version, player_id=person.id, move=UNDO,
                         snapshot=before.to_json(), interaction_id=interaction_id, finished=False, announce=out,
+                        record=record_of([], before), clock_at=self.clock(),
                     )
                 except DuplicateInteraction:
                     return self._outbox(row, lines=["That was already done."], duplicate=True)

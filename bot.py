@@ -5,6 +5,7 @@
     python bot.py --console <game> --players ann,bob [...]   # a hot-seat game, no Discord
     python bot.py --console --load FILE [--script FILE]      # replay an exported game, move by move
     python bot.py --verify FILE [--all]                      # check an export's dice against its seed
+    python bot.py --rebuild-ratings                          # recompute every rating from the games table
 """
 
 from __future__ import annotations
@@ -93,6 +94,24 @@ def verify_main(argv: list[str]) -> int:
     return verify(args.file, every=args.all)
 
 
+async def rebuild_ratings(db_path: str) -> int:
+    """Recomputes every rating from the games table (``--rebuild-ratings``) and says how many games counted."""
+    from host.ratings import Ratings
+    from host.store import Store, StoreError
+
+    try:
+        store = await Store.open(db_path)
+    except StoreError as err:
+        print(f"error: cannot use the database {err}", file=sys.stderr)
+        return 2
+    try:
+        counted = await Ratings(store).rebuild()
+    finally:
+        await store.close()
+    print(f"Ratings rebuilt from {db_path}: {counted} game{'s' if counted != 1 else ''} counted.")
+    return 0
+
+
 def main(argv: list[str]) -> int:
     """Parses arguments and runs the bot or the console; returns the exit status."""
     load_dotenv()
@@ -106,6 +125,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--sync", action="store_true", help="sync slash commands (to DEV_GUILD_ID when set)")
     parser.add_argument("--console", action="store_true", help="play at the console instead (see console.py)")
     parser.add_argument("--verify", metavar="FILE", help="check an exported game's dice against its seed")
+    parser.add_argument("--rebuild-ratings", action="store_true", help="recompute every rating from the games table")
     args = parser.parse_args(argv)
     if args.verify is not None:  # --verify=FILE, or after another flag
         return verify_main([args.verify])
@@ -117,6 +137,9 @@ def main(argv: list[str]) -> int:
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
+    if args.rebuild_ratings:  # needs the database only, not a token
+        logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+        return asyncio.run(rebuild_ratings(config.db_path))
     if config.token is None:
         print(NO_TOKEN, file=sys.stderr)
         return 2

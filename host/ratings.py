@@ -1,0 +1,380 @@
+"""Ratings per server and per game: OpenSkill's Plackett–Luce model over the finished games.
+
+A finished game **counts** when all of these hold (else it is marked handled, ``counted`` 0,
+and the reason is logged at INFO):
+
+- its status is finished (an aborted game never counts), with a known result: the
+  ``winners`` recorded with its last move, or for a game from before that column the
+  engine's own ``winners`` read from its final snapshot;
+- at least two of its players are human. Every seated player is human but the computer
+  players, whose player id starts with ``bot:`` (:func:`host.bots.is_bot`).
+  Only the humans are rated, among themselves: a bot's seat is left out of the update,
+  as if it had not played (so a game two humans lost to a bot is a draw between them);
+- it was not decided by a **forfeit at the start**: the game ended by a give-up (its last
+  standing move, undos taken out by :func:`host.undo.effective_moves`, is the engine's
+  ``FORFEIT_MOVE``, typed by the player or played by the turn clock's ``forfeit``) while
+  some seated player had not yet made a standing move of their own (one they played
+  themselves, not the clock's, and not the give-up). A give-up after everyone has played
+  counts as a loss like any other. A game with no standing move at all does not count.
+
+Each counted game is one Plackett–Luce update of the humans, each a team of one, in seat
+order: the winners rank 1 and every other player ranks 2, losers tied (XISK's order of
+elimination is not used: a loss is a loss); a draw (no winner) ranks everyone 1. Each rated
+player's ``games`` goes up by one, and ``wins`` for each winner.
+
+**The order.** The ratings of a (server, game) are defined as the updates of its counted
+games in game id order, from the model's default rating (μ 25, σ 25/3) for everyone.
+:meth:`Ratings.rebuild` computes exactly that from the games table; :meth:`Ratings.record`
+applies one game on top of the stored ratings when no counted game of that (server, game)
+has a larger id, and otherwise (games finishing out of the order they were opened in)
+recomputes that (server, game) from its counted games, so the stored values always equal a
+rebuild, bit for bit. Games with no server (the console) are kept under server ``''``.
+
+**The rating shown** is OpenSkill's ordinal μ − 3σ, to one decimal (:attr:`PlayerRating.rating`):
+a skill the player is 99.7 % sure to have. Everyone starts at 0.0; it rises with wins and as
+the games played make the estimate surer (σ falls), and can go a little below 0 after losses.
+The leaderboard ranks by it.
+
+Every write is one transaction: a game's ``rated`` mark and the change of ratings it
+causes are committed together, so a game is counted exactly once, and :meth:`Ratings.sweep`
+(at start-up) counts whatever finished between a crash and its :meth:`Ratings.record`.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+from dataclasses import dataclass, field
+
+from openskill.models import PlackettLuce
+
+from engines import GAMES
+from host.bots import is_bot
+from host.store import Status, Store, _move_row
+from host.undo import effective_moves
+
+log = logging.getLogger(__name__)
+
+MIN_HUMANS = 2
+"""Human players a game needs to count."""
+
+MODEL = PlackettLuce()
+"""The model, with OpenSkill's defaults: μ 25, σ 25/3, β 25/6, τ 25/300."""
+
+ENDED = (Status.FINISHED.value, Status.ABORTED.value)
+
+
+def is_human(player_id: str) -> bool:
+    """Tells whether a player id is a person's (not a bot's).
+
+    >>> is_human("1001"), is_human("bot:easy:1")
+    (True, False)
+    """
+    return not is_bot(player_id)
+
+
+@dataclass(frozen=True)
+class PlayerRating:
+    """One player's rating in one game of one server."""
+
+    game: str
+    player_id: str
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+    ordinal: float = field(init=False)
+    """μ − 3σ: the conservative skill estimate the leaderboard ranks by."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "ordinal", self.mu - 3 * self.sigma)
+
+    @property
+    def rating(self) -> float:
+        """The rating players see: the ordinal to one decimal (0.0 for a newcomer).
+
+        >>> PlayerRating("nxs", "1", 25.0, 25 / 3, 0, 0).rating
+        0.0
+        """
+        return round(self.ordinal, 1) + 0.0  # + 0.0: never "-0.0"
+
+    @property
+    def win_rate(self) -> float:
+        """Wins per game, 0 to 1 (0 with no game)."""
+        return self.wins / self.games if self.games else 0.0
+
+
+@dataclass
+class _Entry:
+    mu: float
+    sigma: float
+    games: int = 0
+    wins: int = 0
+
+
+@dataclass(frozen=True)
+class _Verdict:
+    """Whether a game counts, and if so who played it (human seats in seat order) and who won."""
+
+    guild_id: str
+    game: str
+    reason: str | None
+    """None when the game counts; else why not."""
+    players: tuple[str, ...] = ()
+    winners: frozenset[str] = frozenset()
+
+
+Book = dict[str, _Entry]
+"""One (server, game)'s ratings by player id."""
+
+
+class Ratings:
+    """Counts finished games into the ``ratings`` table of a :class:`~host.store.Store` and reads it back."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def record(self, game_id: int) -> bool:
+        """Counts one ended game, once; returns True when this call counted it in the ratings.
+
+        False when it was handled already, does not count (then it is marked so, and the
+        reason logged at INFO), or has not ended (then nothing is written).
+        """
+
+        def work(db: sqlite3.Connection) -> bool:
+            if db.execute("SELECT 1 FROM rated WHERE game_id = ?", (game_id,)).fetchone():
+                return False
+            verdict = _judge(db, game_id)
+            if verdict is None:
+                return False
+            _mark(db, game_id, verdict)
+            if verdict.reason is not None:
+                return False
+            later = db.execute(
+                "SELECT 1 FROM rated JOIN games ON games.id = rated.game_id WHERE rated.counted = 1"
+                " AND games.id > ? AND COALESCE(games.guild_id, '') = ? AND games.game = ? LIMIT 1",
+                (game_id, verdict.guild_id, verdict.game),
+            ).fetchone()
+            if later:  # ended after a game opened later: the order is by id, so recompute
+                log.info("game %s ended after a later game was rated: recomputing %s ratings of server %r",
+                         game_id, verdict.game, verdict.guild_id)
+                _recompute(db, verdict.guild_id, verdict.game)
+                return True
+            book = _load(db, verdict)
+            _update(book, verdict)
+            _save(db, verdict.guild_id, verdict.game, {p: book[p] for p in verdict.players})
+            return True
+
+        return await self.store._write(work)
+
+    async def rebuild(self, guild_id: str | None = None) -> int:
+        """Recomputes the ratings from the games table alone (one server's, or all); returns the games counted.
+
+        Every ended game is judged again, in id order, and its ``rated`` mark rewritten.
+        """
+
+        def work(db: sqlite3.Connection) -> int:
+            if guild_id is None:
+                db.execute("DELETE FROM ratings")
+                db.execute("DELETE FROM rated")
+                ids = db.execute("SELECT id FROM games WHERE status IN (?, ?) ORDER BY id", ENDED).fetchall()
+            else:
+                db.execute("DELETE FROM ratings WHERE guild_id = ?", (guild_id,))
+                db.execute(
+                    "DELETE FROM rated WHERE game_id IN (SELECT id FROM games WHERE COALESCE(guild_id, '') = ?)",
+                    (guild_id,),
+                )
+                ids = db.execute(
+                    "SELECT id FROM games WHERE status IN (?, ?) AND COALESCE(guild_id, '') = ? ORDER BY id",
+                    (*ENDED, guild_id),
+                ).fetchall()
+            books: dict[tuple[str, str], Book] = {}
+            counted = 0
+            for (game_id,) in ids:
+                verdict = _judge(db, int(game_id))
+                if verdict is None:
+                    continue
+                _mark(db, int(game_id), verdict)
+                if verdict.reason is None:
+                    _update(books.setdefault((verdict.guild_id, verdict.game), {}), verdict)
+                    counted += 1
+            for (guild, game), book in books.items():
+                _save(db, guild, game, book)
+            return counted
+
+        counted = await self.store._write(work)
+        log.info("ratings rebuilt%s: %d games counted", "" if guild_id is None else f" for server {guild_id!r}",
+                 counted)
+        return counted
+
+    async def sweep(self) -> int:
+        """Records every ended game not yet handled (a crash between a game's end and its record); returns
+        how many of them counted."""
+        rows = await self.store._run(
+            lambda db: db.execute(
+                "SELECT id FROM games WHERE status IN (?, ?) AND id NOT IN (SELECT game_id FROM rated) ORDER BY id",
+                ENDED,
+            ).fetchall()
+        )
+        counted = 0
+        for (game_id,) in rows:
+            counted += await self.record(int(game_id))
+        if rows:
+            log.info("ratings: %d ended games were not yet handled; %d of them counted", len(rows), counted)
+        return counted
+
+    async def stats(self, guild_id: str | None, player_id: str) -> list[PlayerRating]:
+        """Returns a player's ratings in a server, one per game they have a rated game of, by game name."""
+        rows = await self.store._run(
+            lambda db: db.execute(
+                "SELECT game, player_id, mu, sigma, games, wins FROM ratings WHERE guild_id = ? AND player_id = ?"
+                " ORDER BY game",
+                (guild_id or "", player_id),
+            ).fetchall()
+        )
+        return [_rating(r) for r in rows]
+
+    async def leaderboard(self, guild_id: str | None, game: str, limit: int = 10) -> list[PlayerRating]:
+        """Returns a server's best ``limit`` players of a game: highest rating first (then more games)."""
+        rows = await self.store._run(
+            lambda db: db.execute(
+                "SELECT game, player_id, mu, sigma, games, wins FROM ratings WHERE guild_id = ? AND game = ?"
+                " ORDER BY mu - 3 * sigma DESC, games DESC, player_id LIMIT ?",
+                (guild_id or "", game, limit),
+            ).fetchall()
+        )
+        return [_rating(r) for r in rows]
+
+    async def games_rated(self, guild_id: str | None) -> list[str]:
+        """Returns the games that have ratings in a server, by name."""
+        rows = await self.store._run(
+            lambda db: db.execute(
+                "SELECT DISTINCT game FROM ratings WHERE guild_id = ? ORDER BY game", (guild_id or "",)
+            ).fetchall()
+        )
+        return [str(r["game"]) for r in rows]
+
+
+def _rating(r: sqlite3.Row) -> PlayerRating:
+    return PlayerRating(str(r["game"]), str(r["player_id"]), float(r["mu"]), float(r["sigma"]), int(r["games"]),
+                        int(r["wins"]))
+
+
+def _mark(db: sqlite3.Connection, game_id: int, verdict: _Verdict) -> None:
+    """Marks a game handled; a game that does not count says why in the log."""
+    db.execute("INSERT INTO rated (game_id, counted) VALUES (?, ?)", (game_id, int(verdict.reason is None)))
+    if verdict.reason is not None:
+        log.info("game %s (%s) does not count for ratings: %s", game_id, verdict.game, verdict.reason)
+
+
+def _judge(db: sqlite3.Connection, game_id: int) -> _Verdict | None:
+    """Decides whether an ended game counts (see the module's rules); None when it has not ended."""
+    row = db.execute("SELECT guild_id, game, status, winners, snapshot FROM games WHERE id = ?",
+                     (game_id,)).fetchone()
+    if row is None or row["status"] not in ENDED:
+        return None
+    guild, game = row["guild_id"] or "", str(row["game"])
+    if row["status"] == Status.ABORTED.value:
+        return _Verdict(guild, game, "it was aborted")
+    seats = db.execute("SELECT player_id, name FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)).fetchall()
+    humans = [(str(s["player_id"]), str(s["name"])) for s in seats if is_human(str(s["player_id"]))]
+    if len(humans) < MIN_HUMANS:
+        return _Verdict(guild, game, f"{len(humans)} human player{'s' if len(humans) != 1 else ''}"
+                                     f" (it takes {MIN_HUMANS})")
+    winners = _winners(row)
+    if winners is None:
+        return _Verdict(guild, game, "its result was not recorded")
+    moves = effective_moves([_move_row(m) for m in db.execute(
+        "SELECT seq, player_id, move, at, interaction_id, origin FROM moves WHERE game_id = ? ORDER BY seq",
+        (game_id,),
+    ).fetchall()])
+    if not moves:
+        return _Verdict(guild, game, "no move was played")
+    forfeit = getattr(GAMES.get(game), "FORFEIT_MOVE", None)
+    if forfeit and _same_move(moves[-1].move, forfeit):
+        played = {m.player_id for m in moves if m.origin is None and not _same_move(m.move, forfeit)}
+        idle = [str(s["name"]) for s in seats if s["player_id"] not in played]
+        if idle:
+            return _Verdict(guild, game, f"a forfeit at the start ({', '.join(idle)} had not made a move)")
+    return _Verdict(guild, game, None, tuple(pid for pid, _ in humans),
+                    frozenset(pid for pid, name in humans if name in winners))
+
+
+def _winners(row: sqlite3.Row) -> set[str] | None:
+    """Returns the seat names that won (empty: a draw), or None when unknown.
+
+    A game from before the ``winners`` column is asked its engine's ``winners`` from its final snapshot.
+    """
+    if row["winners"] is not None:
+        try:
+            names = json.loads(row["winners"])
+        except (ValueError, RecursionError):
+            return None
+        return {str(n) for n in names} if isinstance(names, list) else None
+    cls = GAMES.get(str(row["game"]))
+    if cls is None or not row["snapshot"]:
+        return None
+    try:
+        game = cls.from_json(row["snapshot"])
+    except Exception:  # a damaged snapshot: the result stays unknown
+        return None
+    return set(game.winners) if game.is_over else None
+
+
+def _same_move(move: str, other: str) -> bool:
+    return move.lower().split() == other.lower().split()
+
+
+def _load(db: sqlite3.Connection, verdict: _Verdict) -> Book:
+    """Reads the stored ratings of a game's players (absent players are not in the book)."""
+    marks = ", ".join("?" for _ in verdict.players)
+    rows = db.execute(
+        f"SELECT player_id, mu, sigma, games, wins FROM ratings WHERE guild_id = ? AND game = ?"
+        f" AND player_id IN ({marks})",
+        (verdict.guild_id, verdict.game, *verdict.players),
+    ).fetchall()
+    return {str(r["player_id"]): _Entry(float(r["mu"]), float(r["sigma"]), int(r["games"]), int(r["wins"]))
+            for r in rows}
+
+
+def _update(book: Book, verdict: _Verdict) -> None:
+    """Applies one counted game to a book: one Plackett–Luce update, games and wins."""
+    entries = []
+    for pid in verdict.players:
+        if pid not in book:
+            fresh = MODEL.rating()
+            book[pid] = _Entry(fresh.mu, fresh.sigma)
+        entries.append(book[pid])
+    ranks = [1.0 if not verdict.winners or pid in verdict.winners else 2.0 for pid in verdict.players]
+    teams = [[MODEL.rating(mu=e.mu, sigma=e.sigma)] for e in entries]
+    rated = MODEL.rate(teams, ranks=ranks)
+    for pid, entry, (new,) in zip(verdict.players, entries, rated, strict=True):
+        entry.mu, entry.sigma = new.mu, new.sigma
+        entry.games += 1
+        entry.wins += pid in verdict.winners
+
+
+def _save(db: sqlite3.Connection, guild_id: str, game: str, book: Book) -> None:
+    db.executemany(
+        "INSERT INTO ratings (guild_id, game, player_id, mu, sigma, games, wins) VALUES (?, ?, ?, ?, ?, ?, ?)"
+        " ON CONFLICT (guild_id, game, player_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
+        " games = excluded.games, wins = excluded.wins",
+        [(guild_id, game, pid, e.mu, e.sigma, e.games, e.wins) for pid, e in book.items()],
+    )
+
+
+def _recompute(db: sqlite3.Connection, guild_id: str, game: str) -> None:
+    """Rewrites one (server, game)'s ratings from its counted games, in id order."""
+    ids = db.execute(
+        "SELECT games.id FROM games JOIN rated ON rated.game_id = games.id WHERE rated.counted = 1"
+        " AND COALESCE(games.guild_id, '') = ? AND games.game = ? ORDER BY games.id",
+        (guild_id, game),
+    ).fetchall()
+    book: Book = {}
+    for (game_id,) in ids:
+        verdict = _judge(db, int(game_id))
+        if verdict is not None and verdict.reason is None:
+            _update(book, verdict)
+    db.execute("DELETE FROM ratings WHERE guild_id = ? AND game = ?", (guild_id, game))
+    _save(db, guild_id, game, book)

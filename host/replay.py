@@ -1,0 +1,148 @@
+"""A game's replay as positions: the start, then the position after each turn (no Discord, no pictures).
+
+:func:`turn_views` plays a game's standing log again from its seed and gives one
+:class:`Frame` per turn: the spectator view (``view(None)``, so nothing secret), the
+turn's number, who played it and a caption. A turn ends when the players to act change,
+as on the live board (:mod:`cogs.board`); a Nexohominis turn is one phase of one round,
+as its live board (``cogs.nexo.phase_key``), so its alternating activations make one
+turn and the caption names the phase. The caller applies ``host.undo.effective_moves``
+to the log and maps each move to its seat's name::
+
+    >>> frames = turn_views("nxs", ["Ann", "Bob"], 1, {}, [])
+    >>> [(f.turn, f.player, f.caption) for f in frames]
+    [(0, None, 'Start')]
+
+The last frame of a finished game says who won ("Turn 40 · Bob · Game over: Ann wins");
+the moves after the last finished turn of a running game make a last frame of their own,
+"Turn 12 · Bob, so far", so the replay ends on the position as it stands.
+:func:`game_frames` reads a stored game and gives the arguments (the engine work itself
+is CPU-bound: run :func:`turn_views` in a worker thread).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from typing import Any
+
+from engines import GAMES, GameError
+from engines.core import Game
+from host.store import GameRow, Store
+from host.undo import effective_moves
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One position of a replay: ``turn`` 0 is the start; ``player`` None at the start or for several."""
+
+    view: dict[str, Any]
+    turn: int
+    player: str | None
+    caption: str
+
+
+TurnKey = Callable[[Game, dict[str, Any]], Hashable]
+"""What a turn lasts for, from the game and its spectator view after a move."""
+
+
+def _to_act(game: Game, view: dict[str, Any]) -> Hashable:
+    return tuple(game.to_act())
+
+
+def _phase(game: Game, view: dict[str, Any]) -> Hashable:
+    return (view.get("round"), view.get("phase"))
+
+
+TURN_KEYS: dict[str, TurnKey] = {"nexo": _phase}
+"""Game name → the key of its turns, where a turn is not "while the same players must act"."""
+NEEDS_VIEW = frozenset({"nexo"})
+"""Games whose turn key reads the view (drawn after every move, not only at a turn's end)."""
+
+
+def _phase_label(view: dict[str, Any]) -> str:
+    return f"round {view.get('round', '?')} {str(view.get('phase', '?')).lower()} phase"
+
+
+LABELS: dict[str, Callable[[dict[str, Any]], str]] = {"nexo": _phase_label}
+"""Game name → a note on the turn for its caption, from the view at the turn's start."""
+
+
+def result_text(winners: list[str]) -> str:
+    """Returns "Ann wins", "Ann and Bob win" or "a draw".
+
+    >>> result_text(["Ann"]), result_text(["Ann", "Bob"]), result_text([])
+    ('Ann wins', 'Ann and Bob win', 'a draw')
+    """
+    if not winners:
+        return "a draw"
+    return " and ".join(winners) + (" wins" if len(winners) == 1 else " win")
+
+
+def caption(turn: int, movers: list[str], note: str | None = None, *, over: str | None = None,
+            partial: bool = False) -> str:
+    """Returns a frame's caption: "Turn 12 · Bob", with the turn's note and the result when given.
+
+    >>> caption(12, ["Bob"]), caption(3, ["Ann", "Bob"], "round 1 action phase")
+    ('Turn 12 · Bob', 'Turn 3 · Ann & Bob · round 1 action phase')
+    >>> caption(40, ["Bob"], over="Ann wins"), caption(7, ["Cy"], partial=True)
+    ('Turn 40 · Bob · Game over: Ann wins', 'Turn 7 · Cy, so far')
+    """
+    parts = [f"Turn {turn}", " & ".join(movers) + (", so far" if partial else "")]
+    if note:
+        parts.append(note)
+    if over:
+        parts.append(f"Game over: {over}")
+    return " · ".join(parts)
+
+
+def turn_views(game_name: str, seat_names: list[str], seed: int, options: dict[str, Any],
+               moves: list[tuple[str, str]]) -> list[Frame]:
+    """Returns the start and the position after each turn of the standing log ``moves`` (seat, move).
+
+    Raises GameError when the game is not hosted any more or a move is refused (a damaged log).
+    """
+    if game_name not in GAMES:
+        raise GameError(f"This bot no longer hosts '{game_name}'.")
+    game = GAMES[game_name].new(list(seat_names), seed, options)
+    key_of = TURN_KEYS.get(game_name, _to_act)
+    label = LABELS.get(game_name)
+    view = game.view(None)
+    frames = [Frame(view, 0, None, "Start")]
+    key = key_of(game, view)
+    note = label(view) if label else None
+    movers: list[str] = []
+    for player, move in moves:
+        game.play(player, move)
+        if player not in movers:
+            movers.append(player)
+        view = game.view(None) if game_name in NEEDS_VIEW or game.is_over else {}
+        new_key = key_of(game, view)
+        if new_key == key and not game.is_over:
+            continue
+        view = view or game.view(None)
+        over = result_text(game.winners) if game.is_over else None
+        turn = len(frames)
+        frames.append(Frame(view, turn, _one(movers), caption(turn, movers, note, over=over)))
+        key, movers = new_key, []
+        note = label(view) if label else None
+    if movers:  # a turn under way: the position as it stands
+        turn = len(frames)
+        frames.append(Frame(game.view(None), turn, _one(movers), caption(turn, movers, note, partial=True)))
+    return frames
+
+
+def _one(movers: list[str]) -> str | None:
+    return movers[0] if len(movers) == 1 else None
+
+
+async def game_frames(store: Store, row: GameRow) -> tuple[list[str], int, dict[str, Any], list[tuple[str, str]]]:
+    """Returns the seat names, seed, options and standing moves of a started game, for :func:`turn_views`.
+
+    Raises ValueError for a game that has not started (it has no seed yet).
+    """
+    if row.seed is None:
+        raise ValueError(f"Game {row.id} has not started.")
+    seats = await store.seats(row.id)
+    names = {s.player_id: s.name for s in seats}
+    standing = effective_moves(await store.moves(row.id))
+    return [s.name for s in seats], row.seed, row.options, [(names[m.player_id], m.move) for m in standing]

@@ -14,7 +14,9 @@ from discord.ext import commands
 from host.bots import Bots
 from host.deliverer import Deliverer
 from host.outbox import Outbox
+from host.ratings import Ratings
 from host.spectators import Spectators
+from host.store import StoreError
 from host.tables import Tables
 from host.timekeeper import Timekeeper
 from render import render
@@ -122,6 +124,7 @@ class Tablehost(commands.Bot):
         self._deliveries: asyncio.Task[None] | None = None
         self.timekeeper = Timekeeper(tables, deliver=self.deliverer.deliver)
         self.bots = Bots(tables, deliver=self.deliverer.deliver)
+        self.ratings = Ratings(tables.store)
         self._clocks: asyncio.Task[None] | None = None
         self._render_slots = asyncio.Semaphore(render_workers)
         self._sync_guild = sync_guild
@@ -140,6 +143,7 @@ class Tablehost(commands.Bot):
         for ext in self._extensions:
             await self.load_extension(ext)
         check_rules()  # a malformed rules file stops the start, naming the file
+        await self.ratings.sweep()  # games that ended while their ratings were not recorded
         if self._sync:
             await self.sync_commands()
 
@@ -164,6 +168,11 @@ class Tablehost(commands.Bot):
         from cogs.delivery import announce
 
         await announce(self, out, late)
+        if out.finished and out.game_id:  # idempotent; the sweep at start catches any missed
+            try:
+                await self.ratings.record(out.game_id)
+            except StoreError:
+                log.exception("game %s: its ratings are left to the next start's sweep", out.game_id)
 
     async def on_ready(self) -> None:
         """Logs who the bot is once connected, and starts delivering what is still pending."""

@@ -16,6 +16,7 @@ import discord
 from cogs import board, spectate
 from cogs.hands import send_hands
 from cogs.reminders import send_reminders
+from cogs.replay import start_post
 from host.deliverer import Unreachable
 from host.outbox import Outbox
 from host.tables import Refusal, Table
@@ -152,6 +153,8 @@ async def _announce(bot: Tablehost, out: Outbox, late: bool) -> None:
             await post_public(bot, channel, out, late=late)
             if out.finished:
                 await board.retire(bot, channel, out.game_id)
+        if out.finished and out.picture:  # the move that ended the game (an abort has no picture)
+            start_post(bot, out.game_id, channel)  # in the background: delivery never waits or fails with it
         out.receipt["board"] = True
     if out.notice == "reminder":
         await send_reminders(bot, channel, out, title=title)

@@ -31,7 +31,10 @@ from cogs.delivery import chunks
 from cogs.export import export as export_file
 from cogs.hands import format_secret
 from cogs.playbypost import CLOCK_DOCS, OnTimeout, clock_settings, mine, notify, set_clock, status, switch
+from cogs.ratings import leaderboard as show_leaderboard
+from cogs.ratings import stats as show_stats
 from cogs.records import history
+from cogs.replay import replay
 from cogs.rules import command_lines, show_rules
 from cogs.spectate import board_table, spectate
 from engines import GAMES, GameError
@@ -305,6 +308,28 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     async def export_(self, interaction: Interaction, game: int | None = None) -> None:
         """Sends the caller a finished game's export file."""
         await export_file(interaction, game)
+
+    @app_commands.command(name="stats", description="A player's rating, games and wins in this server (only you)")
+    @app_commands.describe(member="Whose (default: yours)")
+    async def stats(self, interaction: Interaction, member: discord.Member | discord.User | None = None) -> None:
+        """Shows a player's ratings in this server."""
+        await show_stats(interaction, member)
+
+    @app_commands.command(name="leaderboard", description="This server's top 10 of a game, posted in the channel")
+    @app_commands.describe(game="Which game (default: every game rated here)")
+    async def leaderboard(self, interaction: Interaction, game: str | None = None) -> None:
+        """Posts the server's leaderboard."""
+        await show_leaderboard(interaction, game)
+
+    @leaderboard.autocomplete("game")
+    async def _leaderboard_games(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await self._game_names(interaction, current)
+
+    @app_commands.command(name="replay", description="An animated replay of this channel's game (or a game id)")
+    @app_commands.describe(game="A game id from /game history (default: this channel's latest)")
+    async def replay(self, interaction: Interaction, game: int | None = None) -> None:
+        """Posts the game's animated replay in the channel."""
+        await replay(interaction, game)
 
     @app_commands.command(name="history", description="The games that ended in this channel (only you see it)")
     async def history(self, interaction: Interaction) -> None:

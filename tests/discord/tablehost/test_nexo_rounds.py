@@ -62,7 +62,7 @@ async def order(dt: DiscordTest, user: str, *path: str, **options: Any) -> str:
     if record.content.endswith("Play it?") or " now? " in record.content:
         question = next(m for m in reversed(dt.ephemerals(user)) if m.content == record.content)
         await dt.click(question, "Yes, play it", user=user)
-        await dt.wait_until(lambda: dt.ephemerals(user)[-1].content.startswith(("Played", "Playing")))
+        await dt.wait_until(lambda: dt.ephemerals(user)[-1].content.startswith(("Played `", "I can't")))
         return dt.ephemerals(user)[-1].content
     return record.content
 

@@ -1,48 +1,14 @@
 """Ratings on Discord: stats answer the caller only, a leaderboard is public and pings nobody, per server.
 
-The commands are wired into ``/game`` by cogs/game.py; here a probe group calls the same functions,
-so these tests do not depend on that wiring.
+They run as ``/game stats`` and ``/game leaderboard``; the bot rates each game as its end is announced.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-import discord
-import pytest
-from discord import app_commands
-from discord.ext import commands
-
-from cogs import ratings as ratings_cog
-from cogs.actions import Interaction
-from cogs.client import Tablehost
 from host.ratings import Ratings
 from host.tables import Tables
 from tests.fakediscord.api import DiscordTest
 from tests.fakediscord.server import FakeChannel
-
-
-class RatingsProbe(commands.GroupCog, group_name="ratingsprobe", group_description="ratings"):
-    """Calls cogs/ratings.py as ``/game stats`` and ``/game leaderboard`` do."""
-
-    @app_commands.command(name="stats", description="stats")
-    async def stats(self, interaction: Interaction, member: discord.Member | discord.User | None = None) -> None:
-        await ratings_cog.stats(interaction, member)
-
-    @app_commands.command(name="leaderboard", description="leaderboard")
-    async def leaderboard(self, interaction: Interaction, game: str | None = None) -> None:
-        await ratings_cog.leaderboard(interaction, game)
-
-
-class ProbedBot(Tablehost):
-    async def setup_hook(self) -> None:
-        await super().setup_hook()
-        await self.add_cog(RatingsProbe())
-
-
-@pytest.fixture(name="bot_factory")
-def probed_factory(tables: Tables) -> Callable[[], Tablehost]:
-    return lambda: ProbedBot(tables=tables, threads_by_default=False)
 
 
 async def won_by(dt: DiscordTest, winner: str, loser: str, ch: FakeChannel | str = "general") -> None:
@@ -59,20 +25,20 @@ async def test_stats_show_rating_games_wins_and_win_rate_to_the_caller_only(
     dt = discord_test
     await won_by(dt, "ann", "bob")
     await won_by(dt, "ann", "bob")
-    assert await Ratings(tables.store).sweep() == 2
+    assert await Ratings(tables.store).sweep() == 0  # the bot rated each game as its end was announced
     public = len(dt.messages("general"))
-    await dt.slash("ratingsprobe", "stats", user="ann")
+    await dt.slash("game", "stats", user="ann")
     mine = dt.ephemerals("ann")[-1]
     ann, bob = dt.user("ann").id, dt.user("bob").id
     assert f"**Ratings of <@{ann}>** in this server" in mine.content
     rating = (await Ratings(tables.store).stats(str(dt.guild().id), str(ann)))[0].rating
     assert f"**Tally**: rating **{rating:.1f}** · 2 games · 2 wins (100% won)" in mine.content
     assert rating > 0
-    await dt.slash("ratingsprobe", "stats", user="ann", member=dt.user("bob"))
+    await dt.slash("game", "stats", user="ann", member=dt.user("bob"))
     theirs = dt.ephemerals("ann")[-1]
     assert f"<@{bob}>" in theirs.content and "2 games · 0 wins (0% won)" in theirs.content
     assert "rating **-" in theirs.content
-    await dt.slash("ratingsprobe", "stats", user="cy")
+    await dt.slash("game", "stats", user="cy")
     assert "has no rated game in this server yet" in dt.ephemerals("cy")[-1].content
     assert len(dt.messages("general")) == public  # nothing posted in the channel
 
@@ -82,8 +48,8 @@ async def test_the_leaderboard_is_public_best_first_and_pings_nobody(discord_tes
     await won_by(dt, "ann", "bob")
     await won_by(dt, "ann", "cy")
     await won_by(dt, "bob", "cy")
-    await Ratings(tables.store).sweep()
-    await dt.slash("ratingsprobe", "leaderboard", user="cy", game="Tally")
+    assert await Ratings(tables.store).sweep() == 0
+    await dt.slash("game", "leaderboard", user="cy", game="Tally")
     assert dt.ephemerals("cy")[-1].content == "Posted."
     board = dt.messages("general")[-1]
     ann, bob, cy = (dt.user(n).id for n in ("ann", "bob", "cy"))
@@ -92,11 +58,11 @@ async def test_the_leaderboard_is_public_best_first_and_pings_nobody(discord_tes
     assert lines[0] == "🏆 **Tally**: top 3"
     assert lines[1].startswith(f"1. <@{ann}> **") and lines[1].endswith("2 games, 2 wins (100%)")
     assert lines[2].startswith(f"2. <@{bob}> **") and lines[3].startswith(f"3. <@{cy}> **")
-    await dt.slash("ratingsprobe", "leaderboard", user="cy")  # every game rated here
+    await dt.slash("game", "leaderboard", user="cy")  # every game rated here
     assert dt.messages("general")[-1].content == board.content
-    await dt.slash("ratingsprobe", "leaderboard", user="cy", game="chess")
+    await dt.slash("game", "leaderboard", user="cy", game="chess")
     assert "There is no game called 'chess'" in dt.ephemerals("cy")[-1].content
-    await dt.slash("ratingsprobe", "leaderboard", user="cy", game="nxs")
+    await dt.slash("game", "leaderboard", user="cy", game="nxs")
     assert dt.messages("general")[-1].content.startswith("No rated NXS game in this server yet.")
 
 
@@ -107,11 +73,11 @@ async def test_each_server_has_its_own_ratings(discord_test: DiscordTest, tables
     await won_by(dt, "ann", "bob")
     await won_by(dt, "bob", "ann", lounge)
     await won_by(dt, "bob", "ann", lounge)
-    await Ratings(tables.store).sweep()
-    await dt.slash("ratingsprobe", "stats", user="ann")
+    assert await Ratings(tables.store).sweep() == 0
+    await dt.slash("game", "stats", user="ann")
     assert "1 game · 1 win (100% won)" in dt.ephemerals("ann")[-1].content
-    await dt.slash("ratingsprobe", "stats", user="ann", channel=lounge)
+    await dt.slash("game", "stats", user="ann", channel=lounge)
     assert "2 games · 0 wins (0% won)" in dt.ephemerals("ann")[-1].content
-    await dt.slash("ratingsprobe", "leaderboard", user="ann", channel=lounge)
+    await dt.slash("game", "leaderboard", user="ann", channel=lounge)
     first = dt.messages(lounge)[-1].content.splitlines()[1]
     assert first.startswith(f"1. <@{dt.user('bob').id}>")

@@ -140,11 +140,11 @@ async def test_the_end_of_game_post_is_made_once(discord_test: DiscordTest) -> N
     assert isinstance(bot, Tablehost)
     channel = bot.get_channel(dt.channel("general").id)
     assert isinstance(channel, discord.TextChannel)
-    task = start_post(bot, 1, channel)  # returns at once: the delivery does not wait
-    assert not task.done()
-    message = await task
-    assert message is not None and message.content == "Replay of Tally game 1 (Ann, Bob): 2 turns, won by Bob."
-    assert await post_replay(bot, 1, channel) is None  # posted already
+    await dt.wait_until(lambda: gifs(dt))  # the delivery of the winning move started the post, and did not wait
+    (message,) = gifs(dt)
+    assert message.content == "Replay of Tally game 1 (Ann, Bob): 2 turns, won by Bob."
+    task = start_post(bot, 1, channel)  # asked again (a retried delivery): posted already
+    assert await task is None and len(gifs(dt)) == 1
     replay_cog._posted.clear()  # as after a restart: Discord's nonce gives the first message back
     again = await post_replay(bot, 1, channel)
     assert again is not None and again.id == message.id
@@ -166,6 +166,8 @@ async def test_the_end_of_game_post_never_raises(discord_test: DiscordTest, capl
     await play(dt, ("ann", "add 3"))
     bot = dt.bot
     assert isinstance(bot, Tablehost)
+    await dt.wait_until(lambda: gifs(dt))
+    replay_cog._posted.clear()  # as after a restart
     assert await post_replay(bot, 1, BrokenChannel()) is None  # type: ignore[arg-type]
     assert "replay of game 1 could not be posted" in caplog.text
     assert await post_replay(bot, 42, BrokenChannel()) is None  # type: ignore[arg-type]  # no such game

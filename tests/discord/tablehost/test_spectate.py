@@ -65,7 +65,10 @@ async def test_a_spectator_channel_copies_every_public_post_and_edit_in_order_an
     table = await tables.table(str(general.id))
     assert table.game.is_over and table.game.winners == ["Bob"]
 
-    sources, copies = dt.messages("general")[first:], dt.messages("table-1")[1:]
+    await dt.wait_until(lambda: any(f.filename.endswith(".gif") for m in dt.messages("general") for f in m.files))
+    # the game's own posts; its replay (posted when it ended) is not copied (see the closing note of issue 14)
+    sources = [m for m in dt.messages("general")[first:] if not any(f.filename.endswith(".gif") for f in m.files)]
+    copies = dt.messages("table-1")[1:]
     assert len(copies) == len(sources) == 8  # two joins, then the start's board and one board a move
     for source, copy in zip(sources, copies, strict=True):
         assert_copy(dt, source, copy)

@@ -18,10 +18,14 @@ whole turns: every first step × every rotation, and plays the first step of the
 - ``normal``: one turn of lookahead: each whole turn is judged by :func:`evaluate` with the
   opponent to move (territory against target, ships, who threatens what, the Merchant,
   mobility), and first steps that let the opponent win at once are avoided.
-- ``hard``: two half-turns: each whole turn is answered by every first step of the
-  opponent, judged with us to move again (min-max with alpha-beta cut-offs, candidates in
-  the order the one-turn judgement gives). A clock stops the search at
-  :data:`HARD_BUDGET` seconds, keeping the best whole turn fully searched so far.
+- ``hard``: the same whole turns searched deeper, by iterative deepening over half-turns
+  (first steps): our whole turn, then every first step of the opponent (judged with us to
+  move), then every first step of ours (judged with them to move): min-max with
+  alpha-beta cut-offs, the candidates in the order the shallower judgement gave; a win
+  in one, or no move left, ends a line at once. The opponent's rotation is not searched
+  (a rotation never changes territory, only what the turned ship may do). A clock stops
+  the search at :data:`HARD_BUDGET` seconds, keeping the best whole turn of the deepest
+  pass that judged the previous best.
 
     >>> import random
     >>> from engines.nxs.game import Nxs

@@ -28,8 +28,9 @@ or the deck. Per phase:
   border; hard also shifts chips between two borders when that lowers the risk of a loss.
 
 ``easy`` is close to random but never absurd: it claims and places at random (on a border),
-attacks at random among the battles it is likely to win, and stops at random. No level ever
-resigns.
+attacks at random among the battles it is likely to win (fighting a battle begun on while it
+stays likely) and stops at random, invades with a random count (all when the source faces no
+enemy any more) and brings chips from inside to the front at random. No level ever resigns.
 
     >>> from engines.xisk import Xisk
     >>> g = Xisk.new(["ann", "bob"], seed=3)
@@ -334,6 +335,9 @@ def _attack(view: Mapping[str, Any], legal: list[str], seat: str, level: str, rn
     pos = Position(view, seat)
     if level == "easy":
         likely = [a for a in attacks if win_chance(pos.chips[a[0]], pos.chips[a[1]]) >= 0.5]
+        last = view["last_battle"]
+        if last and last["attacker"] == seat and [last["from"], last["to"]] in likely:
+            return f"attack {last['from']} {last['to']}"  # a battle begun is fought on while likely won
         if not likely or rng.random() < 0.2:
             return "end"
         s, t = rng.choice(likely)
@@ -362,12 +366,12 @@ def _exposure(pos: Position, s: str, t: str) -> float:
 def _invade(view: Mapping[str, Any], legal: list[str], seat: str, level: str, rng: random.Random) -> str:
     inv = view["invade"]
     src, dst, most = inv["from"], inv["to"], inv["most"]
-    if level == "easy":
-        return f"invade {rng.randint(0, most)}"
     pos = Position(view, seat)
     front_src, front_dst = pos.border(src), pos.border(dst)
     if not front_src:
-        return f"invade {most}"
+        return f"invade {most}"  # never leave chips where no enemy is left to face
+    if level == "easy":
+        return f"invade {rng.randint(0, most)}"
     if not front_dst:
         return "invade 0"
     cfg = LEVELS[level]
@@ -432,8 +436,8 @@ def _adjust(view: Mapping[str, Any], legal: list[str], seat: str, level: str, rn
                     moves.append((best[0], f"adjust {a} {b} {best[1]}"))
     if not moves:
         return "end"
-    if level == "easy":
-        return rng.choice(moves)[1] if rng.random() < 0.7 else "end"
+    if level == "easy":  # at random, the more chips a move brings the likelier
+        return rng.choices([m for _, m in moves], [w for w, _ in moves])[0] if rng.random() < 0.8 else "end"
     return max(moves, key=lambda m: m[0])[1]
 
 

@@ -329,6 +329,22 @@ def test_easy_is_close_to_random_but_never_absurd() -> None:
     g = position(owners=owners, chips={"indonesia": 9}, phase=Phase.SUPPLY, supply_left=5)
     places = {_choose(g, "easy", seed=s) for s in range(40)}
     assert all(m.startswith("place indonesia ") for m in places) and len(places) > 1  # only the border, any count
+    g = position(owners=owners, chips={"indonesia": 30, "siam": 9})
+    g.state.last_battle = {"attacker": "ann", "from": "indonesia", "to": "siam"}
+    assert {_choose(g, "easy", seed=s) for s in range(20)} == {"attack indonesia siam"}  # a battle begun goes on
+    g = position(owners=owners | {"siam": "ann"}, chips={"indonesia": 9}, phase=Phase.INVADE)
+    g.state.invade = ["indonesia", "siam"]
+    assert {_choose(g, "easy", seed=s) for s in range(10)} == {"invade 8"}  # nothing left behind inside
+
+
+def test_games_of_easy_bots_end() -> None:
+    for seed in range(4):
+        g = Xisk.new(["p1", "p2"], seed=seed)
+        rng = random.Random(seed)
+        while not g.is_over and g.state.turn_number <= 300:
+            seat = g.to_act()[0]
+            g.play(seat, choose(g.view(seat), g.legal_moves(seat), seat, "easy", rng))
+        assert g.is_over, seed
 
 
 # -- strength (the 200-game bench is bench/ai.py) -------------------------------------------

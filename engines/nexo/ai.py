@@ -19,18 +19,23 @@ Levels:
   or ``scrap``, never an attack on one's own pieces (only allowed in Blackout), never an
   order that would leave the bot in Blackout, never ``done`` for a piece that could still
   do something else, never a Pass.
-- ``normal``: the heuristic below on a thinned set of spots (one square in two along each
-  axis).
-- ``hard``: the same heuristic on every square a unit can reach, and every generated order
-  is first tried on a private copy of the position (a move the copy refuses is dropped).
+- ``normal``: the heuristic below, with a smaller search: about 120 squares weighed per
+  decision over at most 4 units, the best 5 spots weighed for Overwatch.
+- ``hard``: the same heuristic searching deeper: about 260 squares per decision over the 6
+  most urgent units, 12 spots for Overwatch, then the squares next to the best spots.
+  Sight from all those spots to every enemy is answered in bulk (``ai_eval.prime_sight``).
+
+Any order the bot makes up rather than takes from the legal sample (a move along waypoints,
+a building site, a placement) is first tried on a private copy of the position built from
+the view (``ai_world.game_from_view``); one the copy refuses is never played.
 
 The heuristic, phase by phase:
 
 - Initiative: ``first me`` (the first activation takes the depots and the first shot).
 - Worker Phase (:mod:`engines.nexo.ai_economy`): harvest with every worker that can (the
-  safest depot with room, the worker with fewest choices first), else build own sites
-  (Foundry first), repair a building knocked below half HP, or walk toward next round's
-  depot, out of danger.
+  safest depot with room, the worker with fewest choices first); the others build own
+  sites on their way (a Foundry first) when that delays no harvest, repair a building
+  knocked below half HP, or walk toward next round's depot, out of danger.
 - Action Phase (:mod:`engines.nexo.ai_tactics`): per piece the best of shoot/fight now then
   move, move then shoot/fight, move then Overwatch, by expected worth destroyed
   (:mod:`engines.nexo.combat`'s exact law), plus closing in, minus the danger at the end

@@ -1,31 +1,42 @@
 """The economy of the Nexohominis bots: the Worker Phase and the Production Phase.
 
-Worker Phase (core §8): every worker that can harvest does (50 Carbonite now), at the depot
-with room where it runs the least danger, without moving when it already stands beside one;
-the worker with the fewest choices goes first, so two workers never count on the last place
-at one depot. A worker that cannot harvest this activation builds an own site in reach (a
-Foundry first while there is none working, a Generator when Energy is short, then turrets
-and relays), repairs a building knocked below half HP, or walks toward the depot it will
-harvest next round (one that its fellows closer to it do not fill), away from danger.
+Worker Phase (core §8). Each worker is given next round's depot (:func:`assignment`: the
+ones beside a depot keep it, the others take the nearest depot with a place left, two per
+depot, a depot that armed enemies reach counting as further). Each way to spend its
+activation is worth what it gains now plus the outlook of where it ends
+(:func:`outlook`: 50 Carbonite per round its next harvest is delayed, the inches still
+to go, the danger there):
 
-Production Phase (core §13): Carbonite banked counts for nothing at the round limit, so the
-bot spends it every round, in this order:
+- harvest now (50), without moving or after a move to a spot beside a depot with room
+  (exact spots on the ring just within reach, so a move is never an inch short);
+- build an own site (:func:`site_value`: a Foundry while none works, a Generator when
+  Energy is short, then turrets and relays), which wins when the site is on its way;
+- repair a building knocked below half HP;
+- walk toward its depot, out of danger.
 
-1. a Foundry site early (the army comes from it), when there is none;
-2. the Headquarters produces a worker while there are fewer than the depots can feed
-   (``WORKERS``), else an Outrider;
+Workers that can harvest go first (the one with the fewest choices first, so two never
+count on the last place at one depot), then the one that gains most over standing idle.
+
+Production Phase (core §13). Carbonite banked counts for nothing at the round limit, so
+the bot spends it every round, in this order:
+
+1. a Foundry site early, when there is none (the army comes from it);
+2. the Headquarters produces a worker while there are fewer than ``WORKERS`` (placed on
+   the side of the depot it will harvest), else an Outrider;
 3. each Foundry produces the strongest unit the Carbonite and spare Energy allow (a
-   Gunner while Energy is spare, a Strider when rich, else a Trooper or a Breacher);
+   Strider when rich, a Gunner while Energy is spare, else a Trooper or a Breacher);
 4. a Generator when spare Energy runs short (it demands nothing, so it never causes
-   Blackout), a Turret to guard the depots, a second Foundry when income is high; what is
-   left goes into Generators (worth, and Energy once built).
+   Blackout); once a Foundry works, up to two Turrets near the depots and a second
+   Foundry when the workers are many; what is left goes into Generators (worth, and
+   Energy once built).
 
-Nothing the bot buys may leave it in Blackout: a powered unit or a site needs spare Energy
-at least its demand (the engine checks it too), and the bot keeps a margin when an enemy
-can reach its Energy buildings. Sites are placed by the bot's own search (a 1" grid around
-each Headquarters and Relay, checked with the engine's placement rules): Energy and
-production buildings close behind the Headquarters, where new workers can build them, and
-turrets toward the depots.
+Nothing the bot buys leaves it in Blackout: a powered unit or a site needs spare Energy at
+least its demand (the engine checks it too), and the bot keeps 10 Energy spare when an
+enemy can reach its Energy buildings. Sites are placed by the bot's own search (a 1" grid
+around each Headquarters and Relay, checked with the engine's placement rules, the best
+few tried with :func:`engines.nexo.production.construct_problem`): Energy and production
+buildings beside the workers' first steps from where they appear, never across their way
+to the two nearest depots; turrets about 6" from those depots.
 """
 
 from __future__ import annotations

@@ -17,8 +17,9 @@ either order), scored in worth (:mod:`engines.nexo.ai_eval`)::
 
 The piece whose best plan gains most over standing idle activates first; the bot plays its
 first order, and plans again from the new position for the next one (an activation is
-several orders). ``hard`` looks at every square a unit can reach; ``normal`` at one square
-in two along each axis.
+several orders). The squares weighed are bounded per decision (:attr:`Ctx.spot_limit`: the
+level's budget split among the units planned, one square in 2 or 3 along each axis when a
+unit reaches more), and the squares next to the best spots are weighed too.
 """
 
 from __future__ import annotations
@@ -72,7 +73,7 @@ def action_move(ctx: Ctx) -> str | None:
     ctx.sharing = sum(1 for p in pieces if isinstance(p, Model))
     for p in pieces:
         plan = plan_piece(ctx, p)
-        if plan is not None and (plan.order in ctx.legal_set or _plausible(ctx, plan.order)):
+        if plan is not None and (plan.order in ctx.legal_set or _plausible(plan.order)):
             plans.append((plan.gain, p.id, plan))
     if not plans:
         return None
@@ -101,9 +102,10 @@ def _shortlist(ctx: Ctx, pieces: list[Model | Building]) -> list[Model | Buildin
     return [p for p in pieces if isinstance(p, Building) or p.id in keep]
 
 
-def _plausible(ctx: Ctx, order: str) -> bool:
-    """True for a generated move (waypoints from :func:`spots`): the game accepts those."""
-    return order.startswith(("move ", "dash "))
+def _plausible(order: str) -> bool:
+    """True for an order the bot makes up rather than picks from the legal sample: a move along
+    waypoints from :func:`spots`, or ``done`` for an eligible piece (its empty activation)."""
+    return order.startswith(("move ", "dash ", "done "))
 
 
 # -- one piece ----------------------------------------------------------------------------

@@ -366,9 +366,15 @@ def _wishes(ctx: Ctx) -> list[str]:
     # 2. the Headquarters
     for b in mine:
         if f.buildings[b.type].produces and "drudge" in f.buildings[b.type].produces:
-            if len(workers) + reserve_workers < WORKERS and can_produce(b.id, "drudge"):
+            left = ctx.rounds_left()
+            late = left is not None and left <= 2  # a new worker would harvest no more: worth only
+            if len(workers) + reserve_workers < WORKERS and can_produce(b.id, "drudge") \
+                    and not (late and can_produce(b.id, "outrider")):
                 out.append(_worker_spawn(ctx, b, "drudge"))
-            elif can_produce(b.id, "outrider") and carb >= 75 + (100 if not foundries else 0):
+                continue
+            keep = 100 if not foundries and left != 1 else 0  # for the Foundry to come
+            if (late or len(workers) + reserve_workers >= WORKERS) and can_produce(b.id, "outrider") \
+                    and carb >= 75 + keep:
                 out.append(f"produce {b.id} outrider")
     # 3. each Foundry: the strongest unit it can afford
     for b in foundries:
@@ -397,6 +403,10 @@ def _wishes(ctx: Ctx) -> list[str]:
             return [site]
     if carb >= 100:
         site = find_site(ctx, "generator")
+        if site:
+            return [site]
+    if ctx.rounds_left() == 1 and carb >= 75:  # the last round, when the view tells: worth is all
+        site = find_site(ctx, "relay")
         if site:
             return [site]
     return []

@@ -12,7 +12,7 @@ import pytest
 
 from engines.core.ai import BUDGET, LEVELS, has_bots, policy, think
 from engines.nexo import ai
-from engines.nexo.ai_world import game_from_view, seats_of, state_from_view
+from engines.nexo.ai_world import game_from_view, round_limit, seats_of, state_from_view
 from engines.nexo.game import Nexo
 from tests.engines.nexo.support import CROSSROADS_P1, CROSSROADS_P2, crossroads_game, scenario_game, unit
 
@@ -248,6 +248,17 @@ def test_production_builds_a_foundry_and_a_worker_first() -> None:
     assert any(o.startswith("construct foundry") for o in orders), orders
     assert any(o.startswith("produce A1 drudge") for o in orders), orders
     assert g.view(None)["players"]["ann"]["carbonite"] < 50  # spent
+
+
+def test_the_round_limit_is_read_when_the_view_carries_it() -> None:
+    g = scenario_game([unit("a1", "drudge", 20, 10)], [unit("b1", "drudge", 20, 50)], phase="production",
+                      carbonite=80, round=6)
+    view = g.view("ann")
+    assert round_limit(view) is None  # the engine's view does not carry the option
+    view["round_limit"] = 6
+    assert round_limit(view) == 6
+    # the last round: what is left buys worth (an Outrider, 75), no Foundry is saved for
+    assert ai.choose(view, g.legal_moves("ann"), "ann", "hard", random.Random(1)) == "produce A1 outrider"
 
 
 # -- think time and strength ---------------------------------------------------------------------

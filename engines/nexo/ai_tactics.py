@@ -27,6 +27,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from engines.core.errors import IllegalMove
+from engines.nexo import toward
 from engines.nexo.activation import allowance
 from engines.nexo.ai_eval import (
     Ctx,
@@ -44,6 +46,7 @@ from engines.nexo.ai_eval import (
 )
 from engines.nexo.attacks import weapons_of
 from engines.nexo.layout import DEPOT_RADIUS
+from engines.nexo.moves import Toward
 from engines.nexo.state import Building, Model
 
 PLANNED_HARD = 6
@@ -125,7 +128,7 @@ def plan_piece(ctx: Ctx, p: Model | Building) -> Plan | None:
         if score > best.score + 1e-9:
             best = Plan(score, score - idle, order)
 
-    cands = spots(ctx, p, most=ctx.spot_limit)
+    cands = spots(ctx, p, most=ctx.spot_limit) + cover_spots(ctx, p)
     prime_sight(ctx, p, [(sp.x, sp.y) for sp in cands])
     based = [(_spot_base(ctx, p, sp), sp) for sp in cands]
     after_move = max((v for v, sp in based if sp.verb == "move"), default=-math.inf)
@@ -184,6 +187,20 @@ def _spot_extra(ctx: Ctx, p: Model, sp: Spot, *, watch: bool) -> float:
     finally:
         p.x, p.y = x0, y0
     return extra
+
+
+def cover_spots(ctx: Ctx, m: Model) -> list[Spot]:
+    """Returns the ends of the engine's ``move|dash <unit> cover`` forms (the nearest spot in cover
+    from the nearest armed enemy, :mod:`engines.nexo.toward`), as spots to weigh with the rest."""
+    out = []
+    for verb in ("move", "dash"):
+        try:
+            r = toward.resolve_full(ctx.w, ctx.me, Toward(verb, m.id))
+        except IllegalMove:
+            continue
+        (x, y), = r.go.path
+        out.append(Spot(verb, x, y, r.distance, ((x, y),)))
+    return out
 
 
 def _spot_base(ctx: Ctx, p: Model, sp: Spot) -> float:

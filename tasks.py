@@ -7,12 +7,19 @@
 Only the Python standard library is used here, so this works on a fresh machine
 with nothing but Python and access to the package registry. Packages are
 installed into ``.venv`` once, and again whenever a requirements file changes.
+
+``test`` also needs the PostgreSQL server binaries (initdb, pg_ctl, postgres): run as
+root with apt-get it installs the ``postgresql`` package if they are missing. With them,
+pytest runs with TABLEHOST_PG_REQUIRED=1, so the PostgreSQL tests fail rather than skip;
+without them it warns, and those tests skip.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import re
+import shutil
 import subprocess
 import sys
 import venv
@@ -51,6 +58,51 @@ def ensure_venv(*, dev: bool) -> None:
     STAMP.write_text("\n".join(dict.fromkeys([*known, *covered])) + "\n")
 
 
+def postgres_bindir() -> Path | None:
+    """Where initdb is, found as tests/support/postgres.py's ``find_bindir`` does (kept in step by hand)."""
+    if os.environ.get("TABLEHOST_PG_BIN"):
+        return Path(os.environ["TABLEHOST_PG_BIN"])
+    pg_config = shutil.which("pg_config")
+    if pg_config:
+        try:
+            out = subprocess.run([pg_config, "--bindir"], capture_output=True, text=True, timeout=10)
+        except (OSError, subprocess.SubprocessError):
+            out = None
+        if out and out.returncode == 0 and out.stdout.strip() and (Path(out.stdout.strip()) / "initdb").is_file():
+            return Path(out.stdout.strip())
+    debian = [p.parent for p in Path("/usr/lib/postgresql").glob("*/bin/initdb") if p.is_file()]
+    if debian:
+        return max(debian, key=lambda p: [int(n) for n in re.findall(r"\d+", p.parent.name)])
+    initdb = shutil.which("initdb")
+    return Path(initdb).resolve().parent if initdb else None
+
+
+def ensure_postgres() -> bool:
+    """True when the PostgreSQL server binaries are there, installing them with apt-get if we are root."""
+    found = postgres_bindir()
+    if found and (found / "initdb").is_file():
+        return True
+    if os.environ.get("TABLEHOST_PG_BIN"):
+        print(f"tasks: warning: no initdb in TABLEHOST_PG_BIN={found}", file=sys.stderr)
+    elif getattr(os, "geteuid", lambda: -1)() == 0 and shutil.which("apt-get"):
+        print("tasks: installing PostgreSQL for the tests", flush=True)
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        install = ["apt-get", "install", "-y", "-q", "--no-install-recommends", "postgresql"]
+        if subprocess.call(install, env=env) != 0:
+            subprocess.call(["apt-get", "update", "-q"], env=env)
+            subprocess.call(install, env=env)
+        found = postgres_bindir()
+        if found and (found / "initdb").is_file():
+            return True
+    print(
+        "tasks: warning: PostgreSQL server binaries not found (install the 'postgresql' package or set"
+        " TABLEHOST_PG_BIN); the PostgreSQL tests will be skipped",
+        file=sys.stderr,
+        flush=True,
+    )
+    return False
+
+
 def main(argv: list[str]) -> int:
     """Runs ``run`` or ``test``; returns the exit status."""
     if not argv or argv[0] not in {"run", "test"}:
@@ -68,7 +120,10 @@ def main(argv: list[str]) -> int:
         if status != 0:
             print(f"tasks: {name} found problems (see above)", file=sys.stderr)
             return status
-    return subprocess.call([str(PYTHON), "-m", "pytest", *rest])
+    env = dict(os.environ)
+    if ensure_postgres():
+        env.setdefault("TABLEHOST_PG_REQUIRED", "1")
+    return subprocess.call([str(PYTHON), "-m", "pytest", *rest], env=env)
 
 
 if __name__ == "__main__":

@@ -22,11 +22,11 @@ the table service's clock, so tests move time by hand.
 from __future__ import annotations
 
 import re
-import sqlite3
 from dataclasses import dataclass
 
 from engines import GameError
 from engines.core import shown
+from host.db import Row, Tx
 
 HOUR = 3600.0
 DEFAULT_REMIND = 12 * HOUR
@@ -163,60 +163,62 @@ class ClockRow:
 
 # -- steps run inside the store's transactions ------------------------------------------
 
-def insert(db: sqlite3.Connection, game_id: int, settings: ClockSettings) -> None:
+COLUMNS = "game_id, remind_after, timeout, on_timeout, version, started_at, stage, paused_at, next_due"
+
+
+async def insert(tx: Tx, game_id: int, settings: ClockSettings) -> None:
     """Gives a new game its clock (not running until the start)."""
-    db.execute(
-        "INSERT INTO clocks (game_id, remind_after, timeout, on_timeout, version, stage)"
-        " VALUES (?, ?, ?, ?, 0, 0)",
-        (game_id, settings.remind_after, settings.timeout, settings.on_timeout),
+    await tx.execute(
+        "INSERT INTO clocks (game_id, remind_after, timeout, on_timeout, version, stage) VALUES (?, ?, ?, ?, 0, 0)",
+        game_id, settings.remind_after, settings.timeout, settings.on_timeout,
     )
 
 
-def read(db: sqlite3.Connection, game_id: int) -> ClockRow | None:
-    """Returns a game's clock, or None (a game from before clocks, or a damaged row)."""
-    r = db.execute(
-        "SELECT game_id, remind_after, timeout, on_timeout, version, started_at, stage, paused_at, next_due"
-        " FROM clocks WHERE game_id = ?",
-        (game_id,),
-    ).fetchone()
-    return _row(r) if r else None
+async def read(tx: Tx, game_id: int) -> ClockRow | None:
+    """Returns a game's clock, or None (a game from before clocks)."""
+    r = await tx.fetchrow(f"SELECT {COLUMNS} FROM clocks WHERE game_id = ?", game_id)
+    return row_of(r) if r else None
 
 
-def _row(r: sqlite3.Row) -> ClockRow:
+def row_of(r: Row) -> ClockRow:
+    """Returns the clock a row of ``clocks`` holds."""
     settings = ClockSettings(float(r["remind_after"]), float(r["timeout"]), str(r["on_timeout"]))
     return ClockRow(int(r["game_id"]), settings, int(r["version"]), r["started_at"], int(r["stage"]),
                     r["paused_at"], r["next_due"])
 
 
-def restart(db: sqlite3.Connection, game_id: int, version: int, at: float, *, running: bool = True) -> None:
+async def restart(tx: Tx, game_id: int, version: int, at: float, *, running: bool = True) -> None:
     """Starts fresh windows at ``at`` for the game at ``version`` (none when it is over or paused)."""
-    row = read(db, game_id)
+    row = await read(tx, game_id)
     if row is None:
         return
     due = row.settings.due(at, 0) if running and row.paused_at is None else None
-    db.execute(
-        "UPDATE clocks SET version = ?, started_at = ?, stage = 0, next_due = ? WHERE game_id = ?",
-        (version, at, due, game_id),
+    await tx.execute(
+        "UPDATE clocks SET version = ?, started_at = ?, stage = 0, next_due = ?, claimed_until = NULL"
+        " WHERE game_id = ?",
+        version, at, due, game_id,
     )
 
 
-def claim(db: sqlite3.Connection, game_id: int, version: int, reached: int) -> bool:
+async def claim(tx: Tx, game_id: int, version: int, reached: int) -> bool:
     """Moves the clock of the game at ``version`` on to stage ``reached``; False when it is there already.
 
-    Keyed by (game, version, stage): of two claims of the same stage, one succeeds. A
-    clock overdue by several stages (the bot was down) is claimed once, at the latest.
+    Keyed by (game, version, stage): of two claims of the same stage, one succeeds (on
+    PostgreSQL the second waits for the first's row lock, then finds the stage moved on).
+    A clock overdue by several stages (the bot was down) is claimed once, at the latest.
     """
-    row = read(db, game_id)
+    row = await read(tx, game_id)
     if row is None or row.version != version or row.stage >= reached or row.started_at is None:
         return False
     if row.paused_at is not None:
         return False
     due = row.settings.due(row.started_at, reached)
-    cur = db.execute(
-        "UPDATE clocks SET stage = ?, next_due = ? WHERE game_id = ? AND version = ? AND stage < ?",
-        (reached, due, game_id, version, reached),
+    changed = await tx.execute(
+        "UPDATE clocks SET stage = ?, next_due = ?, claimed_until = NULL"
+        " WHERE game_id = ? AND version = ? AND stage < ?",
+        reached, due, game_id, version, reached,
     )
-    return cur.rowcount == 1
+    return changed == 1
 
 
 def reached_by(row: ClockRow, now: float) -> int:
@@ -231,6 +233,6 @@ def reached_by(row: ClockRow, now: float) -> int:
     return max([row.stage, *(stage for stage, due in row.settings.stages(row.started_at) if due <= now)])
 
 
-def stop(db: sqlite3.Connection, game_id: int) -> None:
+async def stop(tx: Tx, game_id: int) -> None:
     """Stops a clock for good (its game finished or was aborted)."""
-    db.execute("UPDATE clocks SET next_due = NULL WHERE game_id = ?", (game_id,))
+    await tx.execute("UPDATE clocks SET next_due = NULL WHERE game_id = ?", game_id)

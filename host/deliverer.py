@@ -11,6 +11,15 @@ The adapter's ``send`` does the sending. It records in ``out.receipt`` what
 it has sent (message ids) as it goes, so a retry skips or edits those parts
 instead of repeating them; the receipt is saved when a delivery fails midway.
 
+Several processes on one database (PostgreSQL) each run a deliverer. A channel is then
+delivered by one of them at a time: the deliverer claims the channel for ``lease``
+seconds (:meth:`~host.store.Store.claim_channel`, renewed at each announcement) and
+gives the claim up when done. One that finds the channel claimed leaves it to the
+claimant, and its sweeps take over once the claim lapses: a process killed mid-delivery
+holds its channels no longer than the lease. An announcement whose sending was cut
+short by such a kill may be sent again by the next deliverer, less what its receipt
+recorded; nothing is lost.
+
 >>> import asyncio
 >>> sent = []
 >>> async def send(out, late): sent.append((out.id, late))
@@ -32,6 +41,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import socket
+import time
+import uuid
 import weakref
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
@@ -49,6 +62,8 @@ MAX_TRIES = 8
 """Failed deliveries of one announcement (for a reason other than :class:`Unreachable`) before it is given up."""
 SETTLE = 5.0
 """A sweep after the first leaves alone what is younger than this: its fast path is at work."""
+LEASE = 120.0
+"""Seconds a deliverer's claim on a channel lasts unless renewed (a shared database only)."""
 
 
 class Unreachable(Exception):
@@ -72,13 +87,42 @@ class OutboxStore(Protocol):
     async def delivered(self, outbox_id: int, receipt: dict[str, Any]) -> None: ...
 
 
+class SharedOutboxStore(OutboxStore, Protocol):
+    """What the deliverer needs of a store that other processes share (``shared`` is True)."""
+
+    shared: bool
+
+    async def claim_channel(self, channel_id: str, owner: str, *, at: float, until: float) -> bool: ...
+
+    async def release_channel(self, channel_id: str, owner: str) -> None: ...
+
+
+def process_name() -> str:
+    """Returns a name for this process's claims, unique among the processes sharing a database."""
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
 class Deliverer:
     """Delivers announcements through ``send``; one at a time per channel, each once."""
 
-    def __init__(self, store: OutboxStore, send: Send, *, retry_every: float = RETRY_EVERY) -> None:
+    def __init__(
+        self,
+        store: OutboxStore,
+        send: Send,
+        *,
+        retry_every: float = RETRY_EVERY,
+        lease: float = LEASE,
+        owner: str | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        """``lease``, ``owner`` and ``clock`` are for a shared store: the claims' length, name and time."""
         self.store = store
         self.send = send
         self.retry_every = retry_every
+        self.lease = lease
+        self.owner = owner or process_name()
+        self.clock = clock
+        self.shared = bool(getattr(store, "shared", False))
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._wake = asyncio.Event()
 
@@ -97,13 +141,37 @@ class Deliverer:
         if out.id is None:  # never stored (e.g. "already played"): nothing to deliver
             return False
         async with self._lock(out.channel_id):
-            for earlier in await self.store.pending(channel_id=out.channel_id, before=out.id):
-                await self._send(earlier, late=True)
-            return await self._send(out, late=late)
+            if self.shared and not await self._claim(out.channel_id):
+                return False  # another process is delivering this channel; its claim or our sweeps cover this one
+            try:
+                for earlier in await self.store.pending(channel_id=out.channel_id, before=out.id):
+                    await self._send(earlier, late=True)
+                return await self._send(out, late=late)
+            finally:
+                if self.shared:
+                    await asyncio.shield(self._release(out.channel_id))
+
+    def _shared(self) -> SharedOutboxStore:
+        assert self.shared
+        return self.store  # type: ignore[return-value]
+
+    async def _claim(self, channel_id: str) -> bool:
+        now = self.clock()
+        return await self._shared().claim_channel(channel_id, self.owner, at=now, until=now + self.lease)
+
+    async def _release(self, channel_id: str) -> None:
+        try:
+            await self._shared().release_channel(channel_id, self.owner)
+        except Exception:  # the claim lapses by itself
+            log.warning("the claim on channel %s was not given up; it lapses in %s s", channel_id, self.lease,
+                        exc_info=True)
 
     async def _send(self, out: Outbox, *, late: bool) -> bool:
         assert out.id is not None
         if await self.store.is_delivered(out.id):
+            return False
+        if self.shared and not await self._claim(out.channel_id):  # renewed; lost only when it lapsed meanwhile
+            log.warning("the claim on channel %s lapsed; another process delivers it", out.channel_id)
             return False
         try:
             await self.send(out, late)

@@ -44,13 +44,13 @@ from __future__ import annotations
 
 import json
 import logging
-import sqlite3
 from dataclasses import dataclass, field
 
 from openskill.models import PlackettLuce
 
 from engines import GAMES
 from host.bots import is_bot
+from host.db import Row, Tx
 from host.store import Status, Store, _move_row
 from host.undo import effective_moves
 
@@ -63,6 +63,8 @@ MODEL = PlackettLuce()
 """The model, with OpenSkill's defaults: μ 25, σ 25/3, β 25/6, τ 25/300."""
 
 ENDED = (Status.FINISHED.value, Status.ABORTED.value)
+RATINGS_LOCK = 0x7AB1E402
+"""The lock a ratings update holds (PostgreSQL): two processes' game ends update a server's ratings in turn."""
 
 
 def is_human(player_id: str) -> bool:
@@ -142,31 +144,32 @@ class Ratings:
         reason logged at INFO), or has not ended (then nothing is written).
         """
 
-        def work(db: sqlite3.Connection) -> bool:
-            if db.execute("SELECT 1 FROM rated WHERE game_id = ?", (game_id,)).fetchone():
+        async def work(tx: Tx) -> bool:
+            await tx.lock(RATINGS_LOCK)
+            if await tx.fetchrow("SELECT 1 FROM rated WHERE game_id = ?", game_id):
                 return False
-            verdict = _judge(db, game_id)
+            verdict = await _judge(tx, game_id)
             if verdict is None:
                 return False
-            _mark(db, game_id, verdict)
+            await _mark(tx, game_id, verdict)
             if verdict.reason is not None:
                 return False
-            later = db.execute(
+            later = await tx.fetchrow(
                 "SELECT 1 FROM rated JOIN games ON games.id = rated.game_id WHERE rated.counted = 1"
                 " AND games.id > ? AND COALESCE(games.guild_id, '') = ? AND games.game = ? LIMIT 1",
-                (game_id, verdict.guild_id, verdict.game),
-            ).fetchone()
+                game_id, verdict.guild_id, verdict.game,
+            )
             if later:  # ended after a game opened later: the order is by id, so recompute
                 log.info("game %s ended after a later game was rated: recomputing %s ratings of server %r",
                          game_id, verdict.game, verdict.guild_id)
-                _recompute(db, verdict.guild_id, verdict.game)
+                await _recompute(tx, verdict.guild_id, verdict.game)
                 return True
-            book = _load(db, verdict)
+            book = await _load(tx, verdict)
             _update(book, verdict)
-            _save(db, verdict.guild_id, verdict.game, {p: book[p] for p in verdict.players})
+            await _save(tx, verdict.guild_id, verdict.game, {p: book[p] for p in verdict.players})
             return True
 
-        return await self.store._write(work)
+        return await self.store.db.write(work)
 
     async def rebuild(self, guild_id: str | None = None) -> int:
         """Recomputes the ratings from the games table alone (one server's, or all); returns the games counted.
@@ -174,36 +177,38 @@ class Ratings:
         Every ended game is judged again, in id order, and its ``rated`` mark rewritten.
         """
 
-        def work(db: sqlite3.Connection) -> int:
+        async def work(tx: Tx) -> int:
+            await tx.lock(RATINGS_LOCK)
             if guild_id is None:
-                db.execute("DELETE FROM ratings")
-                db.execute("DELETE FROM rated")
-                ids = db.execute("SELECT id FROM games WHERE status IN (?, ?) ORDER BY id", ENDED).fetchall()
+                await tx.execute("DELETE FROM ratings")
+                await tx.execute("DELETE FROM rated")
+                ids = await tx.fetch("SELECT id FROM games WHERE status IN (?, ?) ORDER BY id", *ENDED)
             else:
-                db.execute("DELETE FROM ratings WHERE guild_id = ?", (guild_id,))
-                db.execute(
+                await tx.execute("DELETE FROM ratings WHERE guild_id = ?", guild_id)
+                await tx.execute(
                     "DELETE FROM rated WHERE game_id IN (SELECT id FROM games WHERE COALESCE(guild_id, '') = ?)",
-                    (guild_id,),
+                    guild_id,
                 )
-                ids = db.execute(
+                ids = await tx.fetch(
                     "SELECT id FROM games WHERE status IN (?, ?) AND COALESCE(guild_id, '') = ? ORDER BY id",
-                    (*ENDED, guild_id),
-                ).fetchall()
+                    *ENDED, guild_id,
+                )
             books: dict[tuple[str, str], Book] = {}
             counted = 0
-            for (game_id,) in ids:
-                verdict = _judge(db, int(game_id))
+            for r in ids:
+                game_id = int(r["id"])
+                verdict = await _judge(tx, game_id)
                 if verdict is None:
                     continue
-                _mark(db, int(game_id), verdict)
+                await _mark(tx, game_id, verdict)
                 if verdict.reason is None:
                     _update(books.setdefault((verdict.guild_id, verdict.game), {}), verdict)
                     counted += 1
             for (guild, game), book in books.items():
-                _save(db, guild, game, book)
+                await _save(tx, guild, game, book)
             return counted
 
-        counted = await self.store._write(work)
+        counted = await self.store.db.write(work)
         log.info("ratings rebuilt%s: %d games counted", "" if guild_id is None else f" for server {guild_id!r}",
                  counted)
         return counted
@@ -211,73 +216,70 @@ class Ratings:
     async def sweep(self) -> int:
         """Records every ended game not yet handled (a crash between a game's end and its record); returns
         how many of them counted."""
-        rows = await self.store._run(
-            lambda db: db.execute(
+        rows = await self.store.db.read(
+            lambda tx: tx.fetch(
                 "SELECT id FROM games WHERE status IN (?, ?) AND id NOT IN (SELECT game_id FROM rated) ORDER BY id",
-                ENDED,
-            ).fetchall()
+                *ENDED,
+            )
         )
         counted = 0
-        for (game_id,) in rows:
-            counted += await self.record(int(game_id))
+        for r in rows:
+            counted += await self.record(int(r["id"]))
         if rows:
             log.info("ratings: %d ended games were not yet handled; %d of them counted", len(rows), counted)
         return counted
 
     async def stats(self, guild_id: str | None, player_id: str) -> list[PlayerRating]:
         """Returns a player's ratings in a server, one per game they have a rated game of, by game name."""
-        rows = await self.store._run(
-            lambda db: db.execute(
+        rows = await self.store.db.read(
+            lambda tx: tx.fetch(
                 "SELECT game, player_id, mu, sigma, games, wins FROM ratings WHERE guild_id = ? AND player_id = ?"
                 " ORDER BY game",
-                (guild_id or "", player_id),
-            ).fetchall()
+                guild_id or "", player_id,
+            )
         )
         return [_rating(r) for r in rows]
 
     async def leaderboard(self, guild_id: str | None, game: str, limit: int = 10) -> list[PlayerRating]:
         """Returns a server's best ``limit`` players of a game: highest rating first (then more games)."""
-        rows = await self.store._run(
-            lambda db: db.execute(
+        rows = await self.store.db.read(
+            lambda tx: tx.fetch(
                 "SELECT game, player_id, mu, sigma, games, wins FROM ratings WHERE guild_id = ? AND game = ?"
                 " ORDER BY mu - 3 * sigma DESC, games DESC, player_id LIMIT ?",
-                (guild_id or "", game, limit),
-            ).fetchall()
+                guild_id or "", game, limit,
+            )
         )
         return [_rating(r) for r in rows]
 
     async def games_rated(self, guild_id: str | None) -> list[str]:
         """Returns the games that have ratings in a server, by name."""
-        rows = await self.store._run(
-            lambda db: db.execute(
-                "SELECT DISTINCT game FROM ratings WHERE guild_id = ? ORDER BY game", (guild_id or "",)
-            ).fetchall()
+        rows = await self.store.db.read(
+            lambda tx: tx.fetch("SELECT DISTINCT game FROM ratings WHERE guild_id = ? ORDER BY game", guild_id or "")
         )
         return [str(r["game"]) for r in rows]
 
 
-def _rating(r: sqlite3.Row) -> PlayerRating:
+def _rating(r: Row) -> PlayerRating:
     return PlayerRating(str(r["game"]), str(r["player_id"]), float(r["mu"]), float(r["sigma"]), int(r["games"]),
                         int(r["wins"]))
 
 
-def _mark(db: sqlite3.Connection, game_id: int, verdict: _Verdict) -> None:
+async def _mark(tx: Tx, game_id: int, verdict: _Verdict) -> None:
     """Marks a game handled; a game that does not count says why in the log."""
-    db.execute("INSERT INTO rated (game_id, counted) VALUES (?, ?)", (game_id, int(verdict.reason is None)))
+    await tx.execute("INSERT INTO rated (game_id, counted) VALUES (?, ?)", game_id, int(verdict.reason is None))
     if verdict.reason is not None:
         log.info("game %s (%s) does not count for ratings: %s", game_id, verdict.game, verdict.reason)
 
 
-def _judge(db: sqlite3.Connection, game_id: int) -> _Verdict | None:
+async def _judge(tx: Tx, game_id: int) -> _Verdict | None:
     """Decides whether an ended game counts (see the module's rules); None when it has not ended."""
-    row = db.execute("SELECT guild_id, game, status, winners, snapshot FROM games WHERE id = ?",
-                     (game_id,)).fetchone()
+    row = await tx.fetchrow("SELECT guild_id, game, status, winners, snapshot FROM games WHERE id = ?", game_id)
     if row is None or row["status"] not in ENDED:
         return None
     guild, game = row["guild_id"] or "", str(row["game"])
     if row["status"] == Status.ABORTED.value:
         return _Verdict(guild, game, "it was aborted")
-    seats = db.execute("SELECT player_id, name FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)).fetchall()
+    seats = await tx.fetch("SELECT player_id, name FROM seats WHERE game_id = ? ORDER BY seat", game_id)
     humans = [(str(s["player_id"]), str(s["name"])) for s in seats if is_human(str(s["player_id"]))]
     if len(humans) < MIN_HUMANS:
         return _Verdict(guild, game, f"{len(humans)} human player{'s' if len(humans) != 1 else ''}"
@@ -285,10 +287,9 @@ def _judge(db: sqlite3.Connection, game_id: int) -> _Verdict | None:
     winners = _winners(row)
     if winners is None:
         return _Verdict(guild, game, "its result was not recorded")
-    moves = effective_moves([_move_row(m) for m in db.execute(
-        "SELECT seq, player_id, move, at, interaction_id, origin FROM moves WHERE game_id = ? ORDER BY seq",
-        (game_id,),
-    ).fetchall()])
+    moves = effective_moves([_move_row(m) for m in await tx.fetch(
+        "SELECT seq, player_id, move, at, interaction_id, origin FROM moves WHERE game_id = ? ORDER BY seq", game_id
+    )])
     if not moves:
         return _Verdict(guild, game, "no move was played")
     forfeit = getattr(GAMES.get(game), "FORFEIT_MOVE", None)
@@ -301,7 +302,7 @@ def _judge(db: sqlite3.Connection, game_id: int) -> _Verdict | None:
                     frozenset(pid for pid, name in humans if name in winners))
 
 
-def _winners(row: sqlite3.Row) -> set[str] | None:
+def _winners(row: Row) -> set[str] | None:
     """Returns the seat names that won (empty: a draw), or None when unknown.
 
     A game from before the ``winners`` column is asked its engine's ``winners`` from its final snapshot.
@@ -326,14 +327,14 @@ def _same_move(move: str, other: str) -> bool:
     return move.lower().split() == other.lower().split()
 
 
-def _load(db: sqlite3.Connection, verdict: _Verdict) -> Book:
+async def _load(tx: Tx, verdict: _Verdict) -> Book:
     """Reads the stored ratings of a game's players (absent players are not in the book)."""
     marks = ", ".join("?" for _ in verdict.players)
-    rows = db.execute(
+    rows = await tx.fetch(
         f"SELECT player_id, mu, sigma, games, wins FROM ratings WHERE guild_id = ? AND game = ?"
         f" AND player_id IN ({marks})",
-        (verdict.guild_id, verdict.game, *verdict.players),
-    ).fetchall()
+        verdict.guild_id, verdict.game, *verdict.players,
+    )
     return {str(r["player_id"]): _Entry(float(r["mu"]), float(r["sigma"]), int(r["games"]), int(r["wins"]))
             for r in rows}
 
@@ -355,8 +356,8 @@ def _update(book: Book, verdict: _Verdict) -> None:
         entry.wins += pid in verdict.winners
 
 
-def _save(db: sqlite3.Connection, guild_id: str, game: str, book: Book) -> None:
-    db.executemany(
+async def _save(tx: Tx, guild_id: str, game: str, book: Book) -> None:
+    await tx.executemany(
         "INSERT INTO ratings (guild_id, game, player_id, mu, sigma, games, wins) VALUES (?, ?, ?, ?, ?, ?, ?)"
         " ON CONFLICT (guild_id, game, player_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
         " games = excluded.games, wins = excluded.wins",
@@ -364,17 +365,17 @@ def _save(db: sqlite3.Connection, guild_id: str, game: str, book: Book) -> None:
     )
 
 
-def _recompute(db: sqlite3.Connection, guild_id: str, game: str) -> None:
+async def _recompute(tx: Tx, guild_id: str, game: str) -> None:
     """Rewrites one (server, game)'s ratings from its counted games, in id order."""
-    ids = db.execute(
+    ids = await tx.fetch(
         "SELECT games.id FROM games JOIN rated ON rated.game_id = games.id WHERE rated.counted = 1"
         " AND COALESCE(games.guild_id, '') = ? AND games.game = ? ORDER BY games.id",
-        (guild_id, game),
-    ).fetchall()
+        guild_id, game,
+    )
     book: Book = {}
-    for (game_id,) in ids:
-        verdict = _judge(db, int(game_id))
+    for r in ids:
+        verdict = await _judge(tx, int(r["id"]))
         if verdict is not None and verdict.reason is None:
             _update(book, verdict)
-    db.execute("DELETE FROM ratings WHERE guild_id = ? AND game = ?", (guild_id, game))
-    _save(db, guild_id, game, book)
+    await tx.execute("DELETE FROM ratings WHERE guild_id = ? AND game = ?", guild_id, game)
+    await _save(tx, guild_id, game, book)

@@ -9,12 +9,12 @@ vote are one transaction, so two quick clicks open one lobby.
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass, field
 
 from engines import GAMES
 from host import clock
 from host.clock import ClockSettings
+from host.db import Conflict, Tx
 from host.outbox import Outbox
 from host.store import GameRow, Seat, Status, _insert_outbox, now
 from host.table import Person, Refusal
@@ -78,7 +78,7 @@ class Rematches:
         return result
 
     async def _clock_of(self, game_id: int) -> ClockSettings:
-        row = await self.store._run(lambda db: clock.read(db, game_id))
+        row = await self.store.db.read(lambda tx: clock.read(tx, game_id))
         return row.settings if row is not None else ClockSettings()
 
     async def _open(self, old: GameRow, seats: list[Seat], person: Person, settings: ClockSettings) -> Outbox:
@@ -91,34 +91,32 @@ class Rematches:
                             f" options and a new seed. It starts when every player has clicked Rematch."])
         stamp = now()
 
-        def work(db: sqlite3.Connection) -> int:
-            cur = db.execute(
+        async def work(tx: Tx) -> int:
+            new_id = int(await tx.fetchval(
                 "INSERT INTO games (guild_id, channel_id, game, status, creator_id, options, created_at, updated_at,"
-                " rematch_of) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
-                (old.guild_id, old.channel_id, old.game, old.creator_id, json.dumps(old.options), stamp, stamp,
-                 old.id),
-            )
-            new_id = int(cur.lastrowid or 0)
-            db.executemany(
+                " rematch_of) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?) RETURNING id",
+                old.guild_id, old.channel_id, old.game, old.creator_id, json.dumps(old.options), stamp, stamp, old.id,
+            ))
+            await tx.executemany(
                 "INSERT INTO seats (game_id, seat, player_id, name) VALUES (?, ?, ?, ?)",
                 [(new_id, s.seat, s.player_id, s.name) for s in seats],
             )
-            clock.insert(db, new_id, settings)
-            _insert_outbox(db, new_id, out)
+            await clock.insert(tx, new_id, settings)
+            await _insert_outbox(tx, new_id, out)
             return new_id
 
         try:
-            await self.store._write(work)
-        except sqlite3.IntegrityError as err:  # another process opened a game here meanwhile
+            await self.store.db.write(work)
+        except Conflict as err:  # another process opened a game here meanwhile
             raise Refusal("This channel has another game now: the rematch can't open here.") from err
         return out
 
     async def _vote(self, game_id: int, player_id: str) -> int:
         """Records a player ready; returns how many are."""
 
-        def work(db: sqlite3.Connection) -> int:
-            db.execute("INSERT INTO rematch_votes (game_id, player_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
-                       (game_id, player_id))
-            return int(db.execute("SELECT COUNT(*) FROM rematch_votes WHERE game_id = ?", (game_id,)).fetchone()[0])
+        async def work(tx: Tx) -> int:
+            await tx.execute("INSERT INTO rematch_votes (game_id, player_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                             game_id, player_id)
+            return int(await tx.fetchval("SELECT COUNT(*) FROM rematch_votes WHERE game_id = ?", game_id))
 
-        return await self.store._write(work)
+        return await self.store.db.write(work)

@@ -6,11 +6,13 @@ import asyncio
 import gc
 import random
 from collections.abc import Callable
+from contextvars import ContextVar
 from typing import Any
 
 import pytest
 
 from engines import GameError
+from host.db import SqliteDatabase
 from host.outbox import Outbox
 from host.store import Store
 from host.tables import Person, Tables
@@ -58,20 +60,30 @@ async def test_a_hundred_channels_of_concurrent_moves_apply_each_once_or_refuse_
     assert len(pending) == len(played) + 3 * CHANNELS  # every move's announcement is stored, with the lobby's
 
 
+MARKED: ContextVar[bool] = ContextVar("marked", default=False)
+"""Set in the task to cancel; the transactions it begins run as their own tasks and inherit it."""
+
+
 class CancelAt:
-    """Cancels one task at the ``n``-th step it hands the store's thread (0 = the first)."""
+    """Cancels one task at the ``n``-th statement it, or a transaction it began, hands the store's thread."""
 
     def __init__(self, store: Store, n: int) -> None:
-        self.store, self.n, self.calls = store, n, 0
+        assert isinstance(store.db, SqliteDatabase)
+        self.n, self.calls = n, 0
         self.task: asyncio.Task[Any] | None = None
-        self._run = store._run
+        self.call = store.db.call
 
     async def __call__(self, step: Callable[..., Any]) -> Any:
-        if asyncio.current_task() is self.task:
+        if MARKED.get() and self.task is not None:
             if self.calls == self.n:
-                self.task.cancel()  # lands on the await just below, while the step still runs
+                self.task.cancel()  # lands on the task's current await, while the statement still runs
             self.calls += 1
-        return await self._run(step)
+        return await self.call(step)
+
+    async def act(self, tables: Tables, channel: str, player_id: str, move: str, interaction_id: str) -> Outbox:
+        """Plays a move in a task this cancels."""
+        MARKED.set(True)
+        return await tables.act(channel, player_id, move, interaction_id=interaction_id)
 
 
 async def test_a_move_cancelled_at_any_await_is_wholly_there_or_wholly_absent(
@@ -86,15 +98,15 @@ async def test_a_move_cancelled_at_any_await_is_wholly_there_or_wholly_absent(
         row = await store.active_game("1")
         mover = ANN if row.version % 2 == 0 else BOB
         cancel = CancelAt(store, n)
-        monkeypatch.setattr(store, "_run", cancel)
-        cancel.task = task = asyncio.create_task(tables.act("1", mover.id, "add 1", interaction_id=f"c{n}"))
+        monkeypatch.setattr(store.db, "call", cancel)
+        cancel.task = task = asyncio.create_task(cancel.act(tables, "1", mover.id, "add 1", f"c{n}"))
         try:
             await task
             finished = True
         except asyncio.CancelledError:
             finished = False
-        monkeypatch.setattr(store, "_run", cancel._run)
-        await store.schema_version()  # the thread has finished whatever the cancelled task handed it
+        monkeypatch.setattr(store.db, "call", cancel.call)
+        await store.schema_version()  # waits for the transaction the cancelled task began, if any
 
         after = await store.active_game("1")
         log = await store.moves(after.id)

@@ -10,6 +10,7 @@ import pytest
 
 import bot
 from host.clock import ClockSettings
+from host.db import Tx
 from host.ratings import MODEL, PlayerRating, Ratings
 from host.store import Store
 from host.tables import Person, Tables
@@ -45,18 +46,18 @@ async def won(tables: Tables, players: list[Person], winner: Person, *, channel:
 async def table_of(store: Store) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
     """Returns the whole ratings and rated tables, in a fixed order."""
 
-    def read(db):  # type: ignore[no-untyped-def]
+    async def read(tx: Tx) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
         return (
-            [tuple(r) for r in db.execute("SELECT * FROM ratings ORDER BY guild_id, game, player_id")],
-            [tuple(r) for r in db.execute("SELECT * FROM rated ORDER BY game_id")],
+            [tuple(r) for r in await tx.fetch("SELECT * FROM ratings ORDER BY guild_id, game, player_id")],
+            [tuple(r) for r in await tx.fetch("SELECT * FROM rated ORDER BY game_id")],
         )
 
-    return await store._run(read)
+    return await store.db.read(read)
 
 
 async def counted(store: Store, game_id: int) -> int | None:
-    row = await store._run(lambda db: db.execute("SELECT counted FROM rated WHERE game_id = ?", (game_id,)).fetchone())
-    return None if row is None else int(row[0])
+    value = await store.db.read(lambda tx: tx.fetchval("SELECT counted FROM rated WHERE game_id = ?", game_id))
+    return None if value is None else int(value)
 
 
 async def rating(ratings: Ratings, player: Person, guild: str | None = "1") -> PlayerRating | None:
@@ -189,7 +190,7 @@ async def test_recording_twice_counts_once(tables: Tables, ratings: Ratings) -> 
 
 async def test_a_draw_counts_a_game_and_no_win(tables: Tables, ratings: Ratings) -> None:
     game_id = await won(tables, [ANN, BOB], ANN)
-    await tables.store._write(lambda db: db.execute("UPDATE games SET winners = '[]' WHERE id = ?", (game_id,)))
+    await tables.store.db.write(lambda tx: tx.execute("UPDATE games SET winners = '[]' WHERE id = ?", game_id))
     assert await ratings.record(game_id)
     ann, bob = await rating(ratings, ANN), await rating(ratings, BOB)
     assert ann is not None and bob is not None
@@ -201,7 +202,7 @@ async def test_a_game_from_before_recorded_winners_is_read_from_its_final_state(
     tables: Tables, ratings: Ratings
 ) -> None:
     game_id = await won(tables, [ANN, BOB], BOB)
-    await tables.store._write(lambda db: db.execute("UPDATE games SET winners = NULL WHERE id = ?", (game_id,)))
+    await tables.store.db.write(lambda tx: tx.execute("UPDATE games SET winners = NULL WHERE id = ?", game_id))
     assert await ratings.record(game_id)
     bob = await rating(ratings, BOB)
     assert bob is not None and bob.wins == 1
@@ -258,7 +259,7 @@ async def test_a_rebuild_from_nothing_and_a_sweep_agree(tables: Tables, ratings:
     assert await table_of(tables.store) == ([], [])
     assert await ratings.sweep() == 8  # e.g. after a crash before each record
     swept = await table_of(tables.store)
-    await tables.store._write(lambda db: db.execute("UPDATE ratings SET mu = 0"))  # damage
+    await tables.store.db.write(lambda tx: tx.execute("UPDATE ratings SET mu = 0"))  # damage
     assert await ratings.rebuild() == 8
     assert await table_of(tables.store) == swept
 
@@ -293,7 +294,7 @@ async def test_bot_rebuild_ratings_recomputes_the_table_and_says_how_many_counte
 ) -> None:
     await a_season(tables, ratings)
     recorded = await table_of(tables.store)
-    await tables.store._write(lambda db: db.execute("DELETE FROM ratings"))
+    await tables.store.db.write(lambda tx: tx.execute("DELETE FROM ratings"))
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
     monkeypatch.setenv("TABLEHOST_DB", db_path)
     assert await asyncio.to_thread(bot.main, ["--rebuild-ratings"]) == 0  # its own loop, as from the shell

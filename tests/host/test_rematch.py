@@ -47,9 +47,9 @@ async def test_a_rematch_seats_the_same_players_and_starts_when_all_are_ready(se
     old_row = await service.store.game(old, snapshot=False)
     assert [s.player_id for s in new.seats] == [BOB.id, ANN.id, CY.id] and new.game.players == ["bob", "ann", "cy"]
     assert new.row.options == {"target": 3} and new.row.seed != old_row.seed and new.row.creator_id == BOB.id
-    clock = await service.store._run(lambda db: db.execute("SELECT on_timeout FROM clocks WHERE game_id = ?",
-                                                           (new.row.id,)).fetchone())
-    assert clock["on_timeout"] == "forfeit"
+    on_timeout = await service.store.db.read(
+        lambda tx: tx.fetchval("SELECT on_timeout FROM clocks WHERE game_id = ?", new.row.id))
+    assert on_timeout == "forfeit"
 
 
 async def test_only_a_finished_game_s_players_may_ask_and_not_over_another_game(service: Tables) -> None:

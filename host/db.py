@@ -141,6 +141,10 @@ class Database:
     name: str
     """The file, or the server and database without its password: for errors and logs."""
 
+    def __init__(self) -> None:
+        self._writing: set[asyncio.Future[Any]] = set()
+        """The transactions under way (their callers may have left)."""
+
     async def read(self, step: Step[T]) -> T:
         """Runs ``step`` outside a transaction (it sees only committed data) and returns its result."""
         raise NotImplementedError
@@ -152,7 +156,14 @@ class Database:
         """
         task = asyncio.ensure_future(self._transaction(step))
         task.add_done_callback(_retrieve)
+        self._writing.add(task)
+        task.add_done_callback(self._writing.discard)
         return await asyncio.shield(task)
+
+    async def settled(self) -> None:
+        """Waits until every transaction begun so far has committed or rolled back."""
+        while self._writing:
+            await asyncio.gather(*self._writing, return_exceptions=True)
 
     async def _transaction(self, step: Step[T]) -> T:
         raise NotImplementedError
@@ -252,6 +263,7 @@ class SqliteDatabase(Database):
     shared = False
 
     def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
+        super().__init__()
         self._conn = conn
         self.path = self.name = path
         self._lock = asyncio.Lock()
@@ -429,6 +441,7 @@ class PostgresDatabase(Database):
     """Times a transaction is run again after a deadlock or serialisation failure (nothing was committed)."""
 
     def __init__(self, pool: Any, dsn: str) -> None:
+        super().__init__()
         self._pool = pool
         self.name = redacted(dsn)
 
@@ -455,6 +468,8 @@ class PostgresDatabase(Database):
             raise Conflict(f"{getattr(err, 'constraint_name', '')}: {err}") from err
         except (asyncpg.DeadlockDetectedError, asyncpg.SerializationError):
             raise
+        except asyncpg.DataError as err:  # e.g. a NUL character, which PostgreSQL's text cannot hold
+            raise StoreError(f"{self.name}: a value could not be stored ({type(err).__name__})") from err
         except (asyncpg.DiskFullError, asyncpg.InsufficientResourcesError) as err:
             raise self._down("the bot's database is full", err) from err
         except asyncpg.ReadOnlySQLTransactionError as err:
@@ -525,6 +540,7 @@ class PostgresDatabase(Database):
         await self.write(step)
 
     async def close(self) -> None:
+        await self.settled()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self._pool.close(), 10)
 

@@ -11,6 +11,9 @@ from host.outbox import Outbox
 from host.tables import Tables
 from tests.host.conftest import ANN, BOB, CHANNEL, started_tally
 
+BACKENDS = ("sqlite", "postgres")
+"""Every test here runs on a SQLite file and on a PostgreSQL database (tests/host/conftest.py)."""
+
 
 class Channel:
     """Records what a deliverer sends; fails on demand."""

@@ -12,11 +12,13 @@ from typing import Any
 import pytest
 
 from engines import GameError
-from host.db import SqliteDatabase
 from host.outbox import Outbox
 from host.store import Store
 from host.tables import Person, Tables
 from tests.host.conftest import ANN, BOB
+
+BACKENDS = ("sqlite", "postgres")
+"""Every test here runs on a SQLite file and on a PostgreSQL database (tests/host/conftest.py)."""
 
 CHANNELS = 100
 
@@ -65,10 +67,9 @@ MARKED: ContextVar[bool] = ContextVar("marked", default=False)
 
 
 class CancelAt:
-    """Cancels one task at the ``n``-th statement it, or a transaction it began, hands the store's thread."""
+    """Cancels one task at the ``n``-th statement it, or a transaction it began, hands the database."""
 
     def __init__(self, store: Store, n: int) -> None:
-        assert isinstance(store.db, SqliteDatabase)
         self.n, self.calls = n, 0
         self.task: asyncio.Task[Any] | None = None
         self.call = store.db.call
@@ -106,7 +107,7 @@ async def test_a_move_cancelled_at_any_await_is_wholly_there_or_wholly_absent(
         except asyncio.CancelledError:
             finished = False
         monkeypatch.setattr(store.db, "call", cancel.call)
-        await store.schema_version()  # waits for the transaction the cancelled task began, if any
+        await store.db.settled()  # the transaction the cancelled task began, if any, has ended
 
         after = await store.active_game("1")
         log = await store.moves(after.id)

@@ -16,6 +16,9 @@ from host.store import Store
 from host.tables import Person, Tables
 from tests.host.conftest import ANN, BOB, CHANNEL, CY
 
+BACKENDS = ("sqlite", "postgres")
+"""Every test here runs on a SQLite file and on a PostgreSQL database (tests/host/conftest.py)."""
+
 DEE = Person("1004", "dee")
 ROBO = Person("bot:easy:1", "robo")
 START = MODEL.rating()

@@ -10,6 +10,9 @@ from host.store import Status, Store
 from host.tables import Person, Refusal, Tables
 from tests.host.conftest import ANN, BOB, CHANNEL, CY
 
+BACKENDS = ("sqlite", "postgres")
+"""Every test here runs on a SQLite file and on a PostgreSQL database (tests/host/conftest.py)."""
+
 SEEDS = iter(range(100, 200))
 
 

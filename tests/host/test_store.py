@@ -10,6 +10,9 @@ from host.outbox import Outbox
 from host.store import MIGRATIONS, DuplicateInteraction, StaleVersion, Status, Store, StoreError
 from tests.host.conftest import tamper
 
+BACKENDS = ("sqlite", "postgres")
+"""Every test here runs on a SQLite file and on a PostgreSQL database (tests/host/conftest.py)."""
+
 
 async def _running_game(store: Store) -> int:
     row = await store.create_game(guild_id="1", channel_id="c", game="tally", creator_id="u", options={})
@@ -27,14 +30,17 @@ async def test_schema_is_versioned_and_migrations_run_once(db_path: str) -> None
     await again.close()
 
 
+@pytest.mark.sqlite_only
 async def test_database_uses_wal(store: Store) -> None:
     with sqlite3.connect(store.path) as db:
         assert db.execute("PRAGMA journal_mode").fetchone()[0].lower() == "wal"
 
 
-async def test_a_newer_schema_is_refused(db_path: str) -> None:
+async def test_a_newer_schema_is_refused(db_path: str, backend: str) -> None:
     await (await Store.open(db_path)).close()
-    tamper(db_path, f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
+    newer = len(MIGRATIONS) + 1
+    tamper(db_path, f"PRAGMA user_version = {newer}" if backend == "sqlite" else
+           f"UPDATE schema_version SET version = {newer}")
     with pytest.raises(StoreError, match="newer than this bot"):
         await Store.open(db_path)
 
@@ -131,6 +137,5 @@ async def test_an_announcement_is_written_with_its_move_and_delivered_once(store
     assert pending.id == out.id and pending.lines == ["ann adds 1."] and pending.secrets == out.secrets
     await store.delivered(out.id, {"channel": [123]})
     assert await store.pending() == [] and await store.is_delivered(out.id)
-    with sqlite3.connect(store.path) as db:  # a delivered announcement keeps its receipt, not its secrets
-        assert db.execute("SELECT payload, receipt FROM outbox").fetchone() == (None, '{"channel": [123]}')
-    db.close()
+    row = await store.db.read(lambda tx: tx.fetchrow("SELECT payload, receipt FROM outbox"))
+    assert tuple(row) == (None, '{"channel": [123]}')  # a delivered announcement keeps its receipt, not its secrets

@@ -12,6 +12,9 @@ from host.store import Status, Store
 from host.tables import AWAY, Person, Refusal, Stale, Tables
 from tests.host.conftest import ANN, BOB, CHANNEL, CY, started_tally, tamper
 
+BACKENDS = ("sqlite", "postgres")
+"""Every test here runs on a SQLite file and on a PostgreSQL database (tests/host/conftest.py)."""
+
 
 async def test_lobby_join_start_seats_players_in_join_order(tables: Tables) -> None:
     await tables.create(channel_id=CHANNEL, guild_id="1", game="tally", creator=ANN, options={})
@@ -180,14 +183,15 @@ async def test_an_illegal_move_changes_nothing(tables: Tables) -> None:
     assert (after.snapshot, after.version) == (row.snapshot, row.version)
 
 
-async def test_a_corrupted_snapshot_breaks_only_its_own_game(tables: Tables) -> None:
+async def test_a_corrupted_snapshot_breaks_only_its_own_game(tables: Tables, backend: str) -> None:
     await started_tally(tables, ANN, BOB)
     other = "501"
     await tables.create(channel_id=other, guild_id="1", game="tally", creator=CY, options={})
     await tables.join(other, BOB)
     await tables.start(other, CY, seed=2)
     row = await tables.store.active_game(CHANNEL)
-    tamper(tables.store.path, "UPDATE games SET snapshot = ? WHERE id = ?", "\x00junk{", row.id)
+    junk = "\x00junk{" if backend == "sqlite" else "\x01junk{"  # PostgreSQL's text holds no NUL at all
+    tamper(tables.store.path, "UPDATE games SET snapshot = ? WHERE id = ?", junk, row.id)
     tables.forget(row.id)
 
     with pytest.raises(Refusal, match="cannot be loaded") as err:

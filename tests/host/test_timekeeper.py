@@ -13,6 +13,9 @@ from host.tables import Person, Refusal, Tables
 from host.timekeeper import Timekeeper
 from tests.host.conftest import ANN, BOB, CHANNEL
 
+BACKENDS = ("sqlite", "postgres")
+"""Every test here runs on a SQLite file and on a PostgreSQL database (tests/host/conftest.py)."""
+
 START = 1_700_000_000.0
 
 

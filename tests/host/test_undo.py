@@ -9,6 +9,9 @@ from host.tables import Person, Refusal, Tables
 from host.undo import UNDO
 from tests.host.conftest import ANN, BOB, CHANNEL, started_tally
 
+BACKENDS = ("sqlite", "postgres")
+"""Every test here runs on a SQLite file and on a PostgreSQL database (tests/host/conftest.py)."""
+
 
 async def open_nxs(tables: Tables) -> None:
     await tables.create(channel_id=CHANNEL, guild_id="1", game="nxs", creator=ANN, options={})

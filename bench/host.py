@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmarks the table service: the cost of one move, throughput across channels, memory per table.
 
-    python bench/host.py [--moves N] [--tables N] [--seconds S]
+    python bench/host.py [--moves N] [--tables N] [--seconds S] [--channels N] [--no-postgres]
 
 Each figure is printed beside its floor, measured in the same run on the same disk:
 
@@ -11,7 +11,12 @@ Each figure is printed beside its floor, measured in the same run on the same di
 - moves/s with 1, 10 and 100 channels playing at once (XISK), against bare
   transactions/s on one connection;
 - the process's RSS after ``--tables`` started XISK tables each took a move,
-  against the RSS before the first (the engine cache keeps its default size).
+  against the RSS before the first (the engine cache keeps its default size);
+- moves/s of whole processes (``tests/support/host_worker.py``) playing XISK in ``--channels``
+  channels: one process on SQLite, then one and three processes on one PostgreSQL server
+  (each process its own share of the channels, as shards have), against bare PostgreSQL
+  transactions/s on one connection. The server runs on the same disk as the SQLite file,
+  with its own fsync and synchronous commits on (``--no-postgres`` skips this part).
 
 Moves are scripted beforehand from seeded games, so only the host's own work is timed.
 """
@@ -21,7 +26,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
-import random
+import json
 import sys
 import tempfile
 import time
@@ -31,24 +36,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import aiosqlite
 
-from engines import GAMES
 from host.store import Store
 from host.tables import Person, Tables
+from tests.support.host_worker import script
 
 PEOPLE = [Person("1001", "ann"), Person("1002", "bob")]
-
-
-def script(game: str, seed: int, count: int) -> list[tuple[str, str]]:
-    """Returns ``count`` (player, move) pairs of a seeded random game (fewer if it ends)."""
-    g = GAMES[game].new([p.name for p in PEOPLE], seed, {})
-    rng, out = random.Random(seed), []
-    while len(out) < count and not g.is_over:
-        player = g.to_act()[0]
-        moves = [m for m in g.legal_moves(player) if m not in {"resign", "concede"}]
-        move = rng.choice(moves)
-        g.play(player, move)
-        out.append((player, move))
-    return out
+ROOT = Path(__file__).resolve().parents[1]
 
 
 async def open_table(tables: Tables, channel: str, game: str, seed: int) -> None:
@@ -145,6 +138,76 @@ async def memory(folder: Path, count: int) -> tuple[int, int, int]:
     return floor, used, cached
 
 
+async def processes(target: str, count: int, channels: int, seconds: float) -> tuple[float, int]:
+    """Runs ``count`` worker processes on ``target``, each playing its share of the channels; returns moves/s."""
+    store = await Store.open(target)
+    tables = Tables(store)
+    names = [f"x{c}" for c in range(1, channels + 1)]
+    for c, name in enumerate(names, 1):
+        await open_table(tables, name, "xisk", seed=c)
+    await store.close()
+    start_at = time.time() + 4.0  # every process has imported and connected by then
+    shares = [names[k::count] for k in range(count)]
+    workers = [
+        await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "tests.support.host_worker", target, "--name", f"b{k}", "--deliver", "none",
+            "--channels", ",".join(share), "--xisk", str(seconds), "--start-at", str(start_at),
+            cwd=ROOT, stdout=asyncio.subprocess.PIPE,
+        )
+        for k, share in enumerate(shares)
+    ]
+    done = 0
+    for w in workers:
+        out, _ = await w.communicate()
+        done += next(json.loads(line)["moves"] for line in out.decode().splitlines() if '"done"' in line)
+    return done / seconds, done
+
+
+async def bare_postgres(dsn: str, snapshot: str, count: int) -> float:
+    """Returns bare transactions/s on one connection (UPDATE a snapshot, INSERT a log row, COMMIT)."""
+    import asyncpg
+
+    conn = await asyncpg.connect(dsn)
+    await conn.execute("CREATE TABLE g (id BIGINT PRIMARY KEY, snapshot TEXT, version BIGINT);"
+                       "CREATE TABLE m (g BIGINT, seq BIGINT, move TEXT, PRIMARY KEY (g, seq));"
+                       "INSERT INTO g VALUES (1, '', 0)")
+    start = time.perf_counter()
+    for v in range(1, count + 1):
+        async with conn.transaction():
+            await conn.execute("UPDATE g SET snapshot = $1, version = $2 WHERE id = 1 AND version = $3",
+                               snapshot, v, v - 1)
+            await conn.execute("INSERT INTO m VALUES (1, $1, $2)", v, "place alaska 1")
+    elapsed = time.perf_counter() - start
+    await conn.close()
+    return count / elapsed
+
+
+async def scale_out(folder: Path, args: argparse.Namespace) -> None:
+    """Prints moves/s of whole processes on SQLite and on PostgreSQL (1 and 3 processes)."""
+    from tests.support.postgres import PostgresServer, PostgresUnavailable, make_root
+
+    print(f"moves/s of whole processes (XISK, {args.channels} channels, {args.seconds:g} s), beside bare"
+          " transactions/s on one connection")
+    rate, done = await processes(str(folder / "processes.db"), 1, args.channels, args.seconds)
+    bare = await bare_transactions(str(folder / "bare-processes.db"), "x" * 4000, 2000)
+    floor = len(bare) / sum(bare)
+    print(f"  SQLite      1 process:   {rate:7,.0f} moves/s ({done} moves) | bare {floor:7,.0f}/s | ratio"
+          f" {rate / floor:4.2f}")
+    try:
+        server = PostgresServer.start(make_root(on_disk=True), durable=True)
+    except PostgresUnavailable as err:
+        print(f"  PostgreSQL: not measured ({err.reason})")
+        return
+    try:
+        floor = await bare_postgres(await server.create_database(), "x" * 4000, 2000)
+        for count in (1, 3):
+            rate, done = await processes(await server.create_database(), count, args.channels, args.seconds)
+            print(f"  PostgreSQL  {count} process{'es' if count > 1 else '  '}: {rate:7,.0f} moves/s ({done} moves)"
+                  f" | bare {floor:7,.0f}/s | ratio {rate / floor:4.2f}")
+    finally:
+        server.stop()
+
+
 async def main(args: argparse.Namespace) -> None:
     folder = Path(tempfile.mkdtemp(prefix="tablehost-bench-"))
     print(f"Tables.act against a bare transaction ({args.moves} moves each, WAL, synchronous=FULL)")
@@ -168,6 +231,8 @@ async def main(args: argparse.Namespace) -> None:
         f" | floor {floor_kib / 1024:.1f} MiB | ratio {used_kib / floor_kib:.2f}"
         f" | {(used_kib - floor_kib) / args.tables:.1f} KiB per table"
     )
+    if not args.no_postgres:
+        await scale_out(folder, args)
 
 
 if __name__ == "__main__":
@@ -175,4 +240,6 @@ if __name__ == "__main__":
     parser.add_argument("--moves", type=int, default=400, help="moves per game for the latency figures")
     parser.add_argument("--tables", type=int, default=1000, help="tables for the memory figure")
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds per throughput run")
+    parser.add_argument("--channels", type=int, default=30, help="channels for the whole-process runs")
+    parser.add_argument("--no-postgres", action="store_true", help="skip the whole-process runs")
     asyncio.run(main(parser.parse_args()))

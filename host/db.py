@@ -222,7 +222,8 @@ def _sqlite_error(path: str, err: sqlite3.Error) -> StorageUnavailable:
 
 
 class _SqliteTx:
-    """Statements on the connection's thread, one hop each."""
+    """Statements run at once on the event loop's thread: each takes microseconds (only a commit waits on the
+    disk, and commits go to the connection's own thread)."""
 
     dialect = "sqlite"
     for_update = ""
@@ -232,17 +233,17 @@ class _SqliteTx:
         self._db = db
 
     async def execute(self, sql: str, *args: Any) -> int:
-        return await self._db.call(lambda c: c.execute(sql, args).rowcount)
+        return await self._db.statement(lambda c: c.execute(sql, args).rowcount)
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         batch = [tuple(r) for r in rows]
-        await self._db.call(lambda c: c.executemany(sql, batch))
+        await self._db.statement(lambda c: c.executemany(sql, batch))
 
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
-        return await self._db.call(lambda c: c.execute(sql, args).fetchall())
+        return await self._db.statement(lambda c: c.execute(sql, args).fetchall())
 
     async def fetchrow(self, sql: str, *args: Any) -> Row | None:
-        return await self._db.call(lambda c: c.execute(sql, args).fetchone())
+        return await self._db.statement(lambda c: c.execute(sql, args).fetchone())
 
     async def fetchval(self, sql: str, *args: Any) -> Any:
         row = await self.fetchrow(sql, *args)
@@ -272,7 +273,8 @@ class SqliteDatabase(Database):
     async def open(cls, path: str) -> SqliteDatabase:
         """Opens (or creates) the file and checks it can be written."""
         try:
-            conn = await aiosqlite.connect(path, isolation_level=None)
+            # Steps' statements run on the loop's thread, commits on aiosqlite's: one at a time, under the lock.
+            conn = await aiosqlite.connect(path, isolation_level=None, check_same_thread=False)
         except sqlite3.Error as err:
             raise _sqlite_error(path, err) from err
         conn.row_factory = sqlite3.Row
@@ -294,26 +296,35 @@ class SqliteDatabase(Database):
         c.execute("ROLLBACK")
 
     async def call(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        """Runs ``fn`` on the connection's thread (one hop); maps SQLite's errors.
+        """Runs ``fn`` on the connection's thread (one hop): BEGIN, COMMIT and whatever may wait on the disk.
 
         aiosqlite's ``_execute`` is the one call that hands its thread a function.
         """
         conn = self._conn
         try:
             return await conn._execute(lambda: fn(conn._conn))
-        except sqlite3.IntegrityError as err:
-            raise Conflict(str(err)) from err
-        except sqlite3.Error as err:
-            code = getattr(err, "sqlite_errorcode", None)
-            if code is not None and code & 0xFF in _SQLITE_REASONS:
-                failure = _sqlite_error(self.path, err)
-                log.error("storage failure: %s", failure)
-                raise failure from err
-            if isinstance(err, sqlite3.ProgrammingError) and "closed" in str(err):
-                raise StorageUnavailable(self.path, "the bot's storage is closed", str(err)) from err
-            raise
-        except ValueError as err:  # aiosqlite: "Connection closed"
-            raise StorageUnavailable(self.path, "the bot's storage is closed", str(err)) from err
+        except (sqlite3.Error, ValueError) as err:
+            raise self._mapped(err) from err
+
+    async def statement(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Runs one statement of a step at once, on the event loop's thread; maps SQLite's errors."""
+        try:
+            return fn(self._conn._conn)
+        except (sqlite3.Error, ValueError) as err:
+            raise self._mapped(err) from err
+
+    def _mapped(self, err: sqlite3.Error | ValueError) -> Exception:
+        """Returns the store's error for a SQLite one (or the error itself: a bug)."""
+        if isinstance(err, sqlite3.IntegrityError):
+            return Conflict(str(err))
+        if isinstance(err, ValueError) or (isinstance(err, sqlite3.ProgrammingError) and "closed" in str(err)):
+            return StorageUnavailable(self.path, "the bot's storage is closed", str(err))  # aiosqlite's or sqlite3's
+        code = getattr(err, "sqlite_errorcode", None)
+        if code is not None and code & 0xFF in _SQLITE_REASONS:
+            failure = _sqlite_error(self.path, err)
+            log.error("storage failure: %s", failure)
+            return failure
+        return err
 
     async def raw(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """Runs a function of the sqlite3 connection under the lock (PRAGMAs, tests' damage)."""
@@ -409,24 +420,24 @@ class _PgTx:
         self._db, self._conn = db, conn
 
     async def execute(self, sql: str, *args: Any) -> int:
-        status = await self._db.call(self._conn.execute(to_dollars(sql), *args))
+        status = await self._db.statement(self._conn.execute(to_dollars(sql), *args))
         tail = str(status).rsplit(" ", 1)[-1]
         return int(tail) if tail.isdigit() else 0
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         batch = [tuple(r) for r in rows]
         if batch:
-            await self._db.call(self._conn.executemany(to_dollars(sql), batch))
+            await self._db.statement(self._conn.executemany(to_dollars(sql), batch))
 
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
-        return list(await self._db.call(self._conn.fetch(to_dollars(sql), *args)))
+        return list(await self._db.statement(self._conn.fetch(to_dollars(sql), *args)))
 
     async def fetchrow(self, sql: str, *args: Any) -> Row | None:
-        row: Row | None = await self._db.call(self._conn.fetchrow(to_dollars(sql), *args))
+        row: Row | None = await self._db.statement(self._conn.fetchrow(to_dollars(sql), *args))
         return row
 
     async def fetchval(self, sql: str, *args: Any) -> Any:
-        return await self._db.call(self._conn.fetchval(to_dollars(sql), *args))
+        return await self._db.statement(self._conn.fetchval(to_dollars(sql), *args))
 
     async def lock(self, key: int) -> None:
         await self.execute("SELECT pg_advisory_xact_lock(?)", key)
@@ -457,6 +468,10 @@ class PostgresDatabase(Database):
             raise StorageUnavailable(redacted(dsn), "the bot's database cannot be reached",
                                      _pg_detail(err)) from err
         return cls(pool, dsn)
+
+    async def statement(self, pending: Awaitable[T]) -> T:
+        """Awaits one statement of a step (asyncpg); as :meth:`call`."""
+        return await self.call(pending)
 
     async def call(self, pending: Awaitable[T]) -> T:
         """Awaits one asyncpg call; maps its errors to Conflict and StorageUnavailable."""

@@ -6,6 +6,7 @@ shard processes of the bot would be, and read what each did from its stdout (JSO
     python -m tests.support.host_worker DB --name w1 --channels c0,c1 --moves 20      # play Tally moves
     python -m tests.support.host_worker DB --name w2 --tick --offset 10800              # handle deadlines
     python -m tests.support.host_worker DB --name w3 --sweep                            # deliver what is left
+    python -m tests.support.host_worker DB --name b1 --channels x1,x2 --xisk 5 --start-at T  # bench: XISK moves
 
 Lines printed (each flushed at once):
 
@@ -25,6 +26,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import random
 import sys
 import time
 from pathlib import Path
@@ -42,9 +44,30 @@ from host.tables import Tables
 from host.timekeeper import Timekeeper
 from tests.support.tally import Tally
 
+PEOPLE = {"ann": "1001", "bob": "1002"}
+"""The two players of the benchmark's XISK games (name → user id)."""
+
 SENT_LOG = """CREATE TABLE IF NOT EXISTS sent_log (
     outbox_id BIGINT NOT NULL, game_id BIGINT NOT NULL, channel_id TEXT NOT NULL, owner TEXT NOT NULL,
     notice TEXT, first_line TEXT, at DOUBLE PRECISION NOT NULL)"""
+
+
+def script(game: str, seed: int, count: int) -> list[tuple[str, str]]:
+    """Returns ``count`` (player, move) pairs of a seeded random game of ann and bob (fewer if it ends)."""
+    g = GAMES[game].new(list(PEOPLE), seed, {})
+    rng, out = random.Random(seed), []
+    while len(out) < count and not g.is_over:
+        player = g.to_act()[0]
+        moves = [m for m in g.legal_moves(player) if m not in {"resign", "concede"}]
+        move = rng.choice(moves)
+        g.play(player, move)
+        out.append((player, move))
+    return out
+
+
+def seed_of(channel: str) -> int:
+    """The seed of a benchmark channel's game: its number (``x12`` → 12)."""
+    return int(channel.lstrip("x"))
 
 
 def emit(**fields: Any) -> None:
@@ -110,6 +133,23 @@ class Worker:
             await asyncio.sleep(0)
         return acks, refusals
 
+    async def bench(self, channels: list[str], seconds: float, start_at: float) -> int:
+        """Plays each channel's scripted XISK moves from ``start_at`` for ``seconds``; returns how many."""
+        scripts = {c: script("xisk", seed_of(c), 400) for c in channels}
+        await asyncio.sleep(max(start_at - time.time(), 0.0))
+        deadline, done = start_at + seconds, 0
+
+        async def play(channel: str) -> None:
+            nonlocal done
+            for player, move in scripts[channel]:
+                if time.time() >= deadline:
+                    return
+                await self.tables.act(channel, PEOPLE[player], move)
+                done += 1
+
+        await asyncio.gather(*(play(c) for c in channels))
+        return done
+
     async def tick(self) -> int:
         """Handles deadlines until none is due (by this process's clock); returns the announcements written."""
         written = 0
@@ -150,6 +190,8 @@ async def main(argv: list[str]) -> int:
     parser.add_argument("--offset", type=float, default=0.0, help="seconds added to this process's clock")
     parser.add_argument("--lease", type=float, default=2.0, help="seconds a delivery claim lasts")
     parser.add_argument("--deliver", choices=("record", "hang", "none"), default="record")
+    parser.add_argument("--xisk", type=float, default=0.0, help="bench: seconds of scripted XISK moves")
+    parser.add_argument("--start-at", type=float, default=0.0, help="bench: when to start (seconds since the epoch)")
     args = parser.parse_args(argv)
     GAMES[Tally.NAME] = Tally
     store = await Store.open(args.db, max_size=4) if args.db.startswith("postgres") else await Store.open(args.db)
@@ -163,7 +205,9 @@ async def main(argv: list[str]) -> int:
     emit(ready=args.name)
     counts: dict[str, int] = {}
     channels = [c for c in args.channels.split(",") if c]
-    if channels:
+    if channels and args.xisk:
+        counts["moves"] = await worker.bench(channels, args.xisk, args.start_at)
+    elif channels:
         results = await asyncio.gather(*(worker.play(c) for c in channels))
         counts["acks"] = sum(a for a, _ in results)
         counts["refusals"] = sum(r for _, r in results)

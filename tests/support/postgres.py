@@ -82,12 +82,15 @@ def _version_key(name: str) -> tuple[int, ...]:
     return tuple(int(n) for n in re.findall(r"\d+", name)) or (0,)
 
 
-def make_root() -> Path:
+def make_root(*, on_disk: bool = False) -> Path:
     """A new empty folder for a server: in /dev/shm when it is a roomy shared tmpfs, else the temp folder.
 
     On tmpfs, initdb and each CREATE DATABASE run several times faster than on a slow disk; a small
-    /dev/shm (64 MB in a default Docker container) would fill up, so it needs 1 GiB free.
+    /dev/shm (64 MB in a default Docker container) would fill up, so it needs 1 GiB free. ``on_disk``
+    always takes the temp folder (a benchmark of durable commits).
     """
+    if on_disk:
+        return Path(tempfile.mkdtemp(prefix="tablehost-pg-"))
     shm = Path("/dev/shm")
     with contextlib.suppress(OSError):
         mode = shm.stat().st_mode
@@ -118,8 +121,9 @@ def _free_port() -> int:
 class PostgresServer:
     """One running server in its own folder (``root``): ``root/data`` holds the cluster, ``root/log`` its log."""
 
-    def __init__(self, root: Path, bindir: Path, port: int, run_as: dict[str, Any]) -> None:
+    def __init__(self, root: Path, bindir: Path, port: int, run_as: dict[str, Any], durable: bool = False) -> None:
         self.root = root
+        self.durable = durable
         self.bindir = bindir
         self.port = port
         self.startup_seconds = 0.0
@@ -137,15 +141,17 @@ class PostgresServer:
         return self.root / "log"
 
     @classmethod
-    def start(cls, root: Path, *, bindir: Path | None = None, port: int | None = None) -> PostgresServer:
+    def start(cls, root: Path, *, bindir: Path | None = None, port: int | None = None,
+              durable: bool = False) -> PostgresServer:
         """Makes ``root``, runs initdb in it and starts the server; raises ``PostgresUnavailable``.
 
         ``bindir`` defaults to ``find_bindir()``; ``port`` to a free one (retried if it is taken meanwhile).
+        ``durable`` keeps PostgreSQL's own fsync and synchronous commits (for benchmarks; tests go without).
         The server owns ``root`` from here on: it is removed on failure and by ``stop()``.
         """
         began = time.monotonic()
         try:
-            server = cls(root, _checked_bindir(bindir), port or _free_port(), _run_as_kwargs())
+            server = cls(root, _checked_bindir(bindir), port or _free_port(), _run_as_kwargs(), durable)
             server._prepare_root()
             server._initdb()
             for attempt in range(1, _PORT_TRIES + 1):
@@ -248,8 +254,10 @@ class PostgresServer:
     def _pg_ctl_start(self) -> None:
         options = (
             f"-c listen_addresses=127.0.0.1 -p {self.port} -c unix_socket_directories={shlex.quote(str(self.root))}"
-            " -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+            " -c max_connections=200"
         )
+        if not self.durable:
+            options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         cmd = [str(self.bindir / "pg_ctl"), "-D", str(self.data), "-l", str(self.log), "-o", options]
         cmd += ["-t", "60", "-w", "start"]
         try:

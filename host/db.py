@@ -40,7 +40,7 @@ import contextlib
 import logging
 import re
 import sqlite3
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from functools import lru_cache
 from typing import Any, Protocol, TypeVar
 from urllib.parse import urlsplit, urlunsplit
@@ -80,6 +80,8 @@ class Row(Protocol):
     """A result row: by column name or position (``sqlite3.Row`` and ``asyncpg.Record`` both are)."""
 
     def __getitem__(self, key: str | int, /) -> Any: ...
+
+    def __iter__(self) -> Iterator[Any]: ...
 
     def keys(self) -> Any: ...
 

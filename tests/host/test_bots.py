@@ -15,6 +15,9 @@ from host.tables import Refusal, Tables
 from host.timekeeper import Timekeeper
 from tests.host.conftest import ANN, BOB, CHANNEL
 
+BACKENDS = ("sqlite", "postgres")
+"""Every test here runs on a SQLite file and on a PostgreSQL database (tests/host/conftest.py)."""
+
 
 @pytest.fixture
 async def served(store: Store, tally_registered: type) -> tuple[Tables, Bots, list[Outbox]]:

@@ -23,6 +23,9 @@ from host.tables import Person, Refusal, Tables
 from host.undo import UNDO
 from tests.host.conftest import ANN, BOB, CHANNEL, started_tally
 
+BACKENDS = ("sqlite", "postgres")
+"""Every test here runs on a SQLite file and on a PostgreSQL database (tests/host/conftest.py)."""
+
 
 async def play_out(
     tables: Tables,

@@ -13,6 +13,9 @@ from host.verify import verify
 from tests.host.conftest import ANN, BOB, CHANNEL, started_tally
 from tests.host.test_export import play_out
 
+BACKENDS = ("sqlite", "postgres")
+"""Every test here runs on a SQLite file and on a PostgreSQL database (tests/host/conftest.py)."""
+
 
 class Followup:
     """Collects what the command answers."""

@@ -24,6 +24,9 @@ from engines import GAMES, GameError
 from host.tables import Person, Tables
 from tests.host.conftest import ANN, BOB
 
+BACKENDS = ("sqlite", "postgres")
+"""Every test here runs on a SQLite file and on a PostgreSQL database (tests/host/conftest.py)."""
+
 MAX_REFUSAL = 300
 NOISE = re.compile(
     r"Traceback|\\x[0-9a-f]{2}|\\u[0-9a-f]{4}|[A-Za-z]+Error\(|<[A-Za-z_.]+ object|\{'[^']*': |\['[^']*', '"

@@ -12,6 +12,9 @@ from host.store import Store
 from host.tables import Person, Tables
 from tests.support.logs import Everything
 
+BACKENDS = ("sqlite", "postgres")
+"""Every test here runs on a SQLite file and on a PostgreSQL database (tests/host/conftest.py)."""
+
 GAMES_PLAYED = 100
 MOVES_EACH = 70  # the claims, the deal, and into the first turns: redeems, battles, cards drawn
 

@@ -9,9 +9,10 @@ with nothing but Python and access to the package registry. Packages are
 installed into ``.venv`` once, and again whenever a requirements file changes.
 
 ``test`` also needs the PostgreSQL server binaries (initdb, pg_ctl, postgres): run as
-root with apt-get it installs the ``postgresql`` package if they are missing. With them,
-pytest runs with TABLEHOST_PG_REQUIRED=1, so the PostgreSQL tests fail rather than skip;
-without them it warns, and those tests skip.
+root with apt-get it installs the ``postgresql`` package if they are missing, and stops
+if that fails (``TABLEHOST_PG_REQUIRED=0`` goes on without). With them, pytest runs with
+TABLEHOST_PG_REQUIRED=1, so the PostgreSQL tests fail rather than skip; elsewhere, without
+them, it warns and those tests skip.
 """
 
 from __future__ import annotations
@@ -94,6 +95,9 @@ def ensure_postgres() -> bool:
         found = postgres_bindir()
         if found and (found / "initdb").is_file():
             return True
+        if os.environ.get("TABLEHOST_PG_REQUIRED") != "0":  # CI runs as root: its PostgreSQL tests must run
+            raise SystemExit("tasks: PostgreSQL could not be installed (see above); set TABLEHOST_PG_REQUIRED=0"
+                             " to run the tests without it")
     print(
         "tasks: warning: PostgreSQL server binaries not found (install the 'postgresql' package or set"
         " TABLEHOST_PG_BIN); the PostgreSQL tests will be skipped",

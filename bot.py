@@ -27,7 +27,7 @@ NO_TOKEN = (
 
 async def run_bot(*, sync: bool) -> int:
     """Runs the bot until it is closed or signalled; the store is closed cleanly after the last move."""
-    from cogs.client import COGS, Tablehost
+    from cogs.client import COGS, make_bot
     from host.config import Config
     from host.store import Store, StoreError
     from host.tables import Tables
@@ -37,19 +37,16 @@ async def run_bot(*, sync: bool) -> int:
     try:
         store = await Store.open(config.db_path)
     except StoreError as err:  # names the file and the cause: unwritable, full, locked, newer schema
-        logging.getLogger(__name__).error("cannot open the database: %s", err)
+        logging.getLogger(__name__).error("cannot open the database: %s", err)  # err names it, password left out
         print(f"error: cannot use the database {err}", file=sys.stderr)
         return 2
     tables = Tables(store, debug=config.debug, cache_size=config.cache_size)
     try:
-        bot = Tablehost(
-            tables=tables,
-            render_workers=config.render_workers,
-            sync_guild=config.dev_guild_id,
-            sync=sync,
-            extensions=COGS,
-            threads_by_default=config.threads,
-        )
+        bot = make_bot(config, tables=tables, sync=sync, extensions=COGS)
+        if config.shard_count is not None:
+            shards = config.shard_ids if config.shard_ids is not None else range(config.shard_count)
+            logging.getLogger(__name__).info("serving shards %s of %d, database %s",
+                                             ", ".join(map(str, shards)), config.shard_count, store.path)
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError):
@@ -102,13 +99,13 @@ async def rebuild_ratings(db_path: str) -> int:
     try:
         store = await Store.open(db_path)
     except StoreError as err:
-        print(f"error: cannot use the database {err}", file=sys.stderr)
+        print(f"error: cannot use the database {err}", file=sys.stderr)  # err names it, password left out
         return 2
     try:
         counted = await Ratings(store).rebuild()
     finally:
         await store.close()
-    print(f"Ratings rebuilt from {db_path}: {counted} game{'s' if counted != 1 else ''} counted.")
+    print(f"Ratings rebuilt from {store.path}: {counted} game{'s' if counted != 1 else ''} counted.")
     return 0
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -20,6 +20,9 @@ from host.store import StoreError
 from host.tables import Tables
 from host.timekeeper import Timekeeper
 from render import render
+
+if TYPE_CHECKING:
+    from host.config import Config
 
 log = logging.getLogger(__name__)
 
@@ -191,3 +194,33 @@ class Tablehost(commands.Bot):
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
         await super().close()
+
+
+class ShardedTablehost(Tablehost, commands.AutoShardedBot):
+    """The bot on some of Discord's shards: one gateway connection per shard in ``shard_ids``.
+
+    Discord sends each shard the events of its guilds only (``(guild_id >> 22) % shard_count``;
+    DMs go to shard 0), so each process serves its shards' guilds; what is stored (every game,
+    ``/game mine``) is read from the shared database. The method order puts discord.py's
+    ``AutoShardedClient`` before ``Client``: ``Tablehost``, ``Bot``, ``AutoShardedBot``, ``BotBase``,
+    ..., ``AutoShardedClient``, ``Client``.
+    """
+
+    def __init__(self, *, shard_count: int, shard_ids: tuple[int, ...] | None = None, **options: Any) -> None:
+        """``shard_ids`` None: every shard, 0 to ``shard_count - 1``, in this process."""
+        super().__init__(shard_count=shard_count, shard_ids=list(shard_ids) if shard_ids is not None else None,
+                         **options)
+
+
+def make_bot(
+    config: Config, *, tables: Tables, sync: bool = False, extensions: tuple[str, ...] = COGS, **options: Any,
+) -> Tablehost:
+    """Returns the bot for ``config``: a ``ShardedTablehost`` on its shards when ``SHARD_COUNT`` is set,
+    else a plain ``Tablehost`` (one connection, every guild)."""
+    settings: dict[str, Any] = {
+        "tables": tables, "render_workers": config.render_workers, "sync_guild": config.dev_guild_id,
+        "sync": sync, "extensions": extensions, "threads_by_default": config.threads, **options,
+    }
+    if config.shard_count is None:
+        return Tablehost(**settings)
+    return ShardedTablehost(shard_count=config.shard_count, shard_ids=config.shard_ids, **settings)

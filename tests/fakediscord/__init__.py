@@ -75,6 +75,23 @@ Gateway (JSON text frames, at ``/`` and at the ``resume_gateway_url`` ``/resume/
   command whose ``integration_types`` lack guild installs), a user acting in a guild they are not
   a member of, or in another user's DM.
 
+Shards (``gateway``): an IDENTIFY's ``shard: [shard_id, shard_count]`` (absent: ``[0, 1]``) makes a
+session of that shard; several are live at once (``Gateway.sessions``, by shard), from one bot
+process or several. Each gets READY, GUILD_CREATE and every guild event and interaction only for the
+guilds with ``(guild_id >> 22) % shard_count == shard_id`` (``gateway.shard_of``); a DM's go to
+shard 0. An invalid shard is closed with 4010 "Invalid shard", a shard over
+``Gateway.max_guilds_per_shard`` (2,500) guilds with 4011 "Sharding required"; ``GET /gateway/bot``
+recommends enough shards for that. Guild ids are snowflakes of the current time, so their shard is
+whatever the millisecond gives: ``add_guild(..., shard=(1, 2))`` picks an id that shard 1 of 2
+serves, and ``fake.shard_of(guild, 2)`` tells a guild's shard. An interaction's record keeps the
+``shards`` it was dispatched to; an interaction no session serves raises RuntimeError (Discord would
+drop it), while ``join_guild`` and ``create_thread`` then dispatch nothing.
+
+Which bot process did it: a child started by ``tests.support.bot_process`` sends the header
+``X-Fake-Discord-Client: <name>`` on every request and gateway connection, and the fake records it as
+``client`` on each ``RequestRecord``, ``Callback`` and ``SentMessage`` (its creator) and on each
+gateway session (``Gateway.sessions_of(name)``).
+
 Fault switches (``FakeDiscord.faults``; each counts ``hits`` and fires ``times`` times, ``None``
 for ever): ``rate_limit`` (429 with ``Retry-After``, ``X-RateLimit-*``, ``Via`` and a body with
 ``retry_after`` and ``global``), ``fail`` (any status: 500, 502, 403...), ``close_dms`` (403 code

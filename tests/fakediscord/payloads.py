@@ -25,14 +25,22 @@ Json = dict[str, Any]
 
 
 class Snowflakes:
-    """Hands out increasing snowflake ids whose timestamps are the current time."""
+    """Hands out increasing snowflake ids whose timestamps are the current time (or a little after)."""
 
     def __init__(self) -> None:
         self._counter = itertools.count(1)
+        self._last_ms = 0
 
-    def next(self) -> int:
-        """Returns a new snowflake id."""
-        ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+    def next(self, *, shard: tuple[int, int] | None = None) -> int:
+        """Returns a new snowflake id; with ``shard`` (``(shard_id, shard_count)``) a guild id that shard
+        serves: ``(id >> 22) % shard_count == shard_id``, its timestamp moved up to a fitting millisecond."""
+        ms = max(int(time.time() * 1000) - DISCORD_EPOCH_MS, self._last_ms)
+        if shard is not None:
+            shard_id, count = shard
+            if not 0 <= shard_id < count:
+                raise ValueError(f"no shard {shard_id} of {count}")
+            ms += (shard_id - ms) % count
+        self._last_ms = ms
         return (ms << 22) | (next(self._counter) & 0x3FFFFF)
 
 

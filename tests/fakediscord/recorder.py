@@ -6,10 +6,17 @@ import asyncio
 import io
 import re
 import time
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
 Json = dict[str, Any]
+
+CLIENT_HEADER = "X-Fake-Discord-Client"
+"""A header naming the bot process a request or gateway connection comes from (``tests.support.bot_process``
+sends it; Discord ignores it). Recorded as ``client`` on requests, callbacks, messages and gateway sessions."""
+current_client: ContextVar[str | None] = ContextVar("fake_discord_client", default=None)
+"""The ``CLIENT_HEADER`` of the request being served (set by the REST middleware)."""
 
 INTERACTION_DEADLINE = 3.0
 """Seconds Discord gives a bot to send the first response to an interaction."""
@@ -48,6 +55,8 @@ class SentMessage:
     edits: int = 0
     bodies: list[Json] = field(default_factory=list)
     """The JSON bodies the bot sent for this message (creation, then each edit), e.g. allowed_mentions."""
+    client: str | None = field(default_factory=current_client.get)
+    """The bot process that created the message (its ``CLIENT_HEADER``), if it named itself."""
 
     @property
     def content(self) -> str:
@@ -119,6 +128,8 @@ class Callback:
     at: float
     accepted: bool = True
     seq: int = 0
+    client: str | None = field(default_factory=current_client.get)
+    """The bot process that answered (its ``CLIENT_HEADER``), if it named itself."""
 
 
 @dataclass
@@ -141,6 +152,8 @@ class InteractionRecord:
     source_message_id: int | None = None
     payload: Json = field(default_factory=dict)
     """The INTERACTION_CREATE payload as dispatched."""
+    shards: list[tuple[int, int]] = field(default_factory=list)
+    """The ``(shard_id, shard_count)`` of each gateway session it was dispatched to (its guild's shard)."""
     answered: asyncio.Event = field(default_factory=asyncio.Event)
     refusals: list[Refusal] = field(default_factory=list)
     """The requests on this interaction's callback or webhook that the fake refused (4xx), in order."""
@@ -211,6 +224,8 @@ class RequestRecord:
     duration: float
     code: int | None = None
     """Discord's JSON error code of a refused request (50035, 50006, 40060...), else None."""
+    client: str | None = field(default_factory=current_client.get)
+    """The bot process that sent it (its ``CLIENT_HEADER``), if it named itself."""
 
 
 @dataclass(frozen=True)

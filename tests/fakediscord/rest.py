@@ -15,7 +15,7 @@ from aiohttp import web
 from tests.fakediscord import interactions, limits
 from tests.fakediscord import messages as msgs
 from tests.fakediscord.faults import POLL, HeldRequest
-from tests.fakediscord.recorder import Refusal, RequestRecord
+from tests.fakediscord.recorder import CLIENT_HEADER, Refusal, RequestRecord, current_client
 from tests.fakediscord.replies import BODY_KEY, FAKE_KEY, PREFIX_KEY, error, read_body, read_json, reply
 
 if TYPE_CHECKING:
@@ -51,9 +51,11 @@ async def middleware(request: web.Request, handler: Any) -> web.StreamResponse:
     if request.path in ("/", "/resume/"):
         return await handler(request)
     fake.recorder.in_flight += 1
+    named = current_client.set(request.headers.get(CLIENT_HEADER))
     try:
         return await _serve(fake, request, handler)
     finally:
+        current_client.reset(named)
         fake.recorder.in_flight -= 1
         fake.recorder.touch()
 
@@ -193,7 +195,7 @@ async def get_gateway(request: web.Request) -> web.Response:
     """Serves ``GET /gateway`` and ``GET /gateway/bot``."""
     fake = request.app[FAKE_KEY]
     limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
-    return reply({"url": fake.gateway_url, "shards": 1, "session_start_limit": limit})
+    return reply({"url": fake.gateway_url, "shards": fake.gateway.recommended_shards, "session_start_limit": limit})
 
 
 # application commands

@@ -14,7 +14,7 @@ from aiohttp import web
 
 from tests.fakediscord import rest
 from tests.fakediscord.faults import Faults
-from tests.fakediscord.gateway import Gateway
+from tests.fakediscord.gateway import Gateway, shard_of
 from tests.fakediscord.messages import NONCE_WINDOW
 from tests.fakediscord.payloads import (
     ATTACHMENT_SIZE_LIMIT,
@@ -163,8 +163,9 @@ class FakeDiscord:
 
     def _new_guild(
         self, name: str, *, channels: Iterable[str], members: list[FakeUser], owner: FakeUser,
+        shard: tuple[int, int] | None = None,
     ) -> FakeGuild:
-        guild_id = self.ids.next()
+        guild_id = self.ids.next(shard=shard)
         guild = FakeGuild(
             id=guild_id, name=name, owner=owner, members=[self.bot_user, *members],
             roles=[role_payload(guild_id, "@everyone", permissions="2248473465835073"),
@@ -178,30 +179,32 @@ class FakeDiscord:
     def add_guild(
         self, name: str, *, channels: Iterable[str] = ("general",),
         members: Iterable[FakeUser | str] | None = None, owner: FakeUser | str | None = None,
+        shard: tuple[int, int] | None = None,
     ) -> FakeGuild:
         """Adds a guild that the bot is in, with text channels ``channels`` (a new server's ``general``
         by default) and, as members, every user (default) or only ``members``; the owner is ``owner``
         or the first member. Bots that identify afterwards get it in READY and GUILD_CREATE; to tell a
-        connected bot (GUILD_CREATE, as when it is invited), use ``join_guild``."""
+        connected bot (GUILD_CREATE, as when it is invited), use ``join_guild``. With ``shard``
+        (``(shard_id, shard_count)``) its id is one that shard serves (see ``shard_of``)."""
         if any(g.name == name for g in self.guilds):
             raise ValueError(f"there is already a guild {name!r}")
         people = list(self.users.values()) if members is None else [self._as_user(m) for m in members]
         boss = self._as_user(owner) if owner is not None else (people[0] if people else self.bot_user)
         if boss not in people and boss is not self.bot_user:
             people.insert(0, boss)
-        return self._new_guild(name, channels=channels, members=people, owner=boss)
+        return self._new_guild(name, channels=channels, members=people, owner=boss, shard=shard)
 
     async def join_guild(
         self, name: str, *, channels: Iterable[str] = ("general",),
         members: Iterable[FakeUser | str] | None = None, owner: FakeUser | str | None = None,
+        shard: tuple[int, int] | None = None,
     ) -> FakeGuild:
         """Adds a guild as ``add_guild`` does and, if a bot is connected, dispatches its GUILD_CREATE now
-        (as when the bot is invited: ``on_guild_join``)."""
-        guild = self.add_guild(name, channels=channels, members=members, owner=owner)
-        if self.gateway.session is not None:
-            payload = guild.payload(large=self.gateway.large_guild)
-            del payload["unavailable"]  # a join, not an outage ending: discord.py then dispatches guild_join
-            await self.gateway.dispatch("GUILD_CREATE", payload)
+        to the session of its shard (as when the bot is invited: ``on_guild_join``)."""
+        guild = self.add_guild(name, channels=channels, members=members, owner=owner, shard=shard)
+        payload = guild.payload(large=self.gateway.large_guild)
+        del payload["unavailable"]  # a join, not an outage ending: discord.py then dispatches guild_join
+        await self.gateway.dispatch("GUILD_CREATE", payload, required=False)
         return guild
 
     def guild_of(self, guild: GuildRef | None) -> FakeGuild:
@@ -212,6 +215,10 @@ class FakeDiscord:
             if guild is known or guild in (known.name, known.id, str(known.id)):
                 return known
         raise LookupError(f"no guild {guild!r}; guilds: {[g.name for g in self.guilds]}")
+
+    def shard_of(self, guild: GuildRef | None, shard_count: int) -> int:
+        """Returns the shard (of ``shard_count``) that gets a guild's events (None: the first guild)."""
+        return shard_of(self.guild_of(guild).id, shard_count)
 
     def guild_by_id(self, guild_id: int | str | None) -> FakeGuild | None:
         """Returns the guild with this id, or None."""
@@ -263,8 +270,7 @@ class FakeDiscord:
             parent_id=parent.id, owner_id=(owner or self.bot_user).id,
         )
         home.threads.append(thread)
-        if self.gateway.session is not None:
-            await self.gateway.dispatch("THREAD_CREATE", {**thread.payload(), "newly_created": True})
+        await self.gateway.dispatch("THREAD_CREATE", {**thread.payload(), "newly_created": True}, required=False)
         return thread
 
     def user_by_id(self, user_id: int) -> FakeUser | None:
@@ -345,6 +351,7 @@ class FakeDiscord:
             deadline=self.interaction_deadline,
             source_message_id=message.id if message is not None else None, payload=payload,
         )
+        record.shards = [s.shard for s in self.gateway.sessions_for(record.guild_id)]
         self.recorder.interactions[interaction_id] = record
         self.recorder.touch()
         await self.gateway.dispatch("INTERACTION_CREATE", payload)

@@ -3,7 +3,8 @@
 In the child (what ``BotProcess`` spawns)::
 
     python -m tests.support.bot_process --api-base URL --gateway URL [--guild-ready-timeout S]
-                                        [--dotenv] [--exit-on-stdin-eof] -- [bot.py arguments]
+                                        [--client-name NAME] [--dotenv] [--exit-on-stdin-eof]
+                                        -- [bot.py arguments]
 
 ``--api-base`` / ``--gateway`` default to ``FAKE_DISCORD_API_BASE`` / ``FAKE_DISCORD_GATEWAY``.
 The child points ``discord.http.Route.BASE`` and ``DiscordWebSocket.DEFAULT_GATEWAY`` at the fake
@@ -11,7 +12,8 @@ The child points ``discord.http.Route.BASE`` and ``DiscordWebSocket.DEFAULT_GATE
 ``--guild-ready-timeout`` (0.05 s) for guilds after READY, prints ``bot_process: ready`` on stdout
 when discord.py dispatches ``ready``, and runs ``bot.main(argv)``. ``.env`` is not read unless
 ``--dotenv`` is given. With ``--exit-on-stdin-eof`` it exits at once when its stdin closes, so it
-never outlives the test process.
+never outlives the test process. ``--client-name`` adds the header ``X-Fake-Discord-Client: NAME``
+to every request and gateway connection, so the fake records which process did what (``client``).
 
 In the test (the parent)::
 
@@ -20,6 +22,14 @@ In the test (the parent)::
         await bot.kill()                                    # SIGKILL
         await bot.start()                                   # or bot.restart()
         assert "Traceback" not in bot.stderr
+
+Several processes on one fake (shards of one bot on a shared PostgreSQL database, say): give each a
+``name`` and an ``env``; each waits for its own gateway sessions, and the fake's records name it::
+
+    async with running_bot(fake, tmp_path, name="shard0", db_path=dsn,
+                           env={"SHARD_COUNT": "2", "SHARD_IDS": "0"}) as first, running_bot(...) as second:
+        record = await first.test.slash("game", "board", user="ann")
+        assert record.callbacks[0].client == "shard0"
 """
 
 from __future__ import annotations
@@ -27,6 +37,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import os
 import signal
 import socket
@@ -41,6 +52,8 @@ READY_MARK = "bot_process: ready"
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1", None})
 REPO_ROOT = Path(__file__).resolve().parents[2]
 POLL = 0.02
+CLIENT_HEADER = "X-Fake-Discord-Client"  # tests.fakediscord.recorder.CLIENT_HEADER (not imported in the child)
+_names = itertools.count(1)
 COMMANDS_ROUTE = "PUT /applications/{application_id}/commands"
 GUILD_COMMANDS_ROUTE = "PUT /applications/{application_id}/guilds/{guild_id}/commands"
 
@@ -89,6 +102,20 @@ def point_discord_at(api_base: str, gateway: str, *, guild_ready_timeout: float)
     discord.Client.dispatch = dispatch_and_tell  # type: ignore[method-assign]
 
 
+def name_requests(name: str) -> None:
+    """Adds ``X-Fake-Discord-Client: name`` to every aiohttp session's requests (REST and gateway)."""
+    import aiohttp
+
+    session_init = aiohttp.ClientSession.__init__
+
+    def named(self: Any, *args: Any, **kwargs: Any) -> None:
+        headers = dict(kwargs.pop("headers", None) or {})
+        headers.setdefault(CLIENT_HEADER, name)
+        session_init(self, *args, headers=headers, **kwargs)
+
+    aiohttp.ClientSession.__init__ = named  # type: ignore[method-assign]
+
+
 def exit_when_stdin_closes() -> None:
     """Ends this process at once when stdin reaches EOF (the test process closed it, or died)."""
 
@@ -111,6 +138,7 @@ def child_main(argv: Sequence[str]) -> int:
     parser.add_argument("--api-base", default=os.environ.get("FAKE_DISCORD_API_BASE"))
     parser.add_argument("--gateway", default=os.environ.get("FAKE_DISCORD_GATEWAY"))
     parser.add_argument("--guild-ready-timeout", type=float, default=0.05)
+    parser.add_argument("--client-name", help="sent as the X-Fake-Discord-Client header")
     parser.add_argument("--dotenv", action="store_true", help="let bot.main read .env (off by default)")
     parser.add_argument("--exit-on-stdin-eof", action="store_true")
     args = parser.parse_args(ours)
@@ -120,6 +148,8 @@ def child_main(argv: Sequence[str]) -> int:
         exit_when_stdin_closes()
     refuse_network()
     point_discord_at(args.api_base, args.gateway, guild_ready_timeout=args.guild_ready_timeout)
+    if args.client_name:
+        name_requests(args.client_name)
     import bot
 
     if not args.dotenv:
@@ -153,18 +183,23 @@ class BotProcess:
 
     ``test`` is a ``DiscordTest`` on the same fake (``slash``, ``click``, ``messages``... work; it
     has no in-process ``bot``). ``stderr`` holds the child's log over every run, ``runs`` the exit
-    status of each finished run. The fake keeps its state across restarts.
+    status of each finished run. The fake keeps its state across restarts. ``db_path`` is a SQLite
+    file or a ``postgresql://`` address. ``name`` (default ``bot-1``, ``bot-2``...) is sent with each of
+    the child's requests and gateway connections (``X-Fake-Discord-Client``): the fake's records carry
+    it as ``client``, and ``start`` and ``wait_disconnected`` watch this process's sessions only.
     """
 
     def __init__(
         self, fake: Any, *, db_path: Path | str, workdir: Path | str, bot_args: Sequence[str] = ("--sync",),
         env: dict[str, str] | None = None, ready_timeout: float = 20.0, dotenv: bool = False,
+        name: str | None = None,
     ) -> None:
         from tests.fakediscord.api import DiscordTest
 
         self.fake = fake
         self.test = DiscordTest(fake)
-        self.db_path = Path(db_path)
+        self.db_path: Path | str = db_path if isinstance(db_path, str) and "://" in db_path else Path(db_path)
+        self.name = name or f"bot-{next(_names)}"
         self.workdir = Path(workdir)
         self.bot_args = list(bot_args)
         self.env = env
@@ -199,6 +234,19 @@ class BotProcess:
         return self._proc.pid if self._proc is not None else None
 
     @property
+    def connected(self) -> bool:
+        """Tells whether this process has a gateway session on an open connection."""
+        return any(s.connected for s in self.fake.gateway.sessions_of(self.name))
+
+    def _identifies(self) -> int:
+        return sum(1 for _, client in self.fake.gateway.identified if client == self.name)
+
+    def _syncs(self) -> int:
+        recorder = self.fake.recorder
+        return sum(1 for r in [*recorder.requests_to(COMMANDS_ROUTE), *recorder.requests_to(GUILD_COMMANDS_ROUTE)]
+                   if r.client == self.name)
+
+    @property
     def running(self) -> bool:
         """Tells whether a child is running."""
         return self._proc is not None and self._proc.returncode is None
@@ -211,13 +259,14 @@ class BotProcess:
     def command(self) -> list[str]:
         """Returns the child's command line."""
         return [sys.executable, "-m", "tests.support.bot_process", "--api-base", self.fake.api_base,
-                "--gateway", self.fake.gateway_url, "--exit-on-stdin-eof",
+                "--gateway", self.fake.gateway_url, "--exit-on-stdin-eof", "--client-name", self.name,
                 *(["--dotenv"] if self.dotenv else []), "--", *self.bot_args]
 
     # lifecycle
 
     async def start(self, *, bot_args: Sequence[str] | None = None) -> None:
-        """Spawns the bot and waits until it identified, synced its commands (with ``--sync``) and is ready.
+        """Spawns the bot and waits until it identified (each of its shards), synced its commands (with
+        ``--sync``) and is ready.
 
         ``bot_args`` replaces the bot's arguments from now on (e.g. ``[]`` to restart without ``--sync``:
         the fake still has the commands).
@@ -226,9 +275,8 @@ class BotProcess:
             raise RuntimeError("the bot process is already running")
         if bot_args is not None:
             self.bot_args = list(bot_args)
-        gateway, recorder = self.fake.gateway, self.fake.recorder
-        identifies = gateway.identifies
-        syncs = len(recorder.requests_to(COMMANDS_ROUTE)) + len(recorder.requests_to(GUILD_COMMANDS_ROUTE))
+        identifies = self._identifies()
+        syncs = self._syncs()
         self._ready.clear()
         self.starts += 1
         self._run_starts.append(len(self.stderr_lines))
@@ -244,8 +292,8 @@ class BotProcess:
         deadline = time.monotonic() + self.ready_timeout
         try:
             while True:
-                synced = len(recorder.requests_to(COMMANDS_ROUTE)) + len(recorder.requests_to(GUILD_COMMANDS_ROUTE))
-                if (self._ready.is_set() and gateway.identifies > identifies and gateway.connected
+                synced = self._syncs()
+                if (self._ready.is_set() and self._identifies() > identifies and self.connected
                         and ("--sync" not in self.bot_args or synced > syncs)):
                     return
                 if proc.returncode is not None:
@@ -274,11 +322,11 @@ class BotProcess:
         await self.start(bot_args=bot_args)
 
     async def wait_disconnected(self, timeout: float = 5.0) -> None:
-        """Waits until the fake gateway has seen the bot's connection close."""
+        """Waits until the fake gateway has seen this bot's connections close."""
         deadline = time.monotonic() + timeout
-        while self.fake.gateway.connected:
+        while self.connected:
             if time.monotonic() > deadline:
-                raise TimeoutError("the fake gateway still has a connection")
+                raise TimeoutError(f"the fake gateway still has a connection of {self.name}")
             await asyncio.sleep(POLL)
 
     async def close(self) -> None:
@@ -335,13 +383,14 @@ class BotProcess:
 @contextlib.asynccontextmanager
 async def running_bot(
     fake: Any, tmp_path: Path, *, bot_args: Sequence[str] = ("--sync",), env: dict[str, str] | None = None,
-    ready_timeout: float = 20.0,
+    ready_timeout: float = 20.0, db_path: Path | str | None = None, name: str | None = None,
 ) -> AsyncIterator[BotProcess]:
-    """Starts the real bot in a child process on ``fake`` (database and cwd under ``tmp_path``), yields
-    its ``BotProcess``, and always kills and reaps it afterwards; its stderr is printed (pytest shows it
-    when the test fails)."""
-    process = BotProcess(fake, db_path=tmp_path / "tablehost.db", workdir=tmp_path / "bot-cwd",
-                         bot_args=bot_args, env=env, ready_timeout=ready_timeout)
+    """Starts the real bot in a child process on ``fake`` (database and cwd under ``tmp_path``, unless
+    ``db_path`` names one), yields its ``BotProcess``, and always kills and reaps it afterwards; its
+    stderr is printed (pytest shows it when the test fails)."""
+    process = BotProcess(fake, db_path=tmp_path / "tablehost.db" if db_path is None else db_path,
+                         workdir=tmp_path / f"{name or 'bot'}-cwd", bot_args=bot_args, env=env,
+                         ready_timeout=ready_timeout, name=name)
     try:
         await process.start()
         yield process

@@ -6,6 +6,7 @@
     python bot.py --console --load FILE [--script FILE]      # replay an exported game, move by move
     python bot.py --verify FILE [--all]                      # check an export's dice against its seed
     python bot.py --rebuild-ratings                          # recompute every rating from the games table
+    python bot.py --copy-db FROM TO                          # copy every game into an empty database
 """
 
 from __future__ import annotations
@@ -109,6 +110,26 @@ async def rebuild_ratings(db_path: str) -> int:
     return 0
 
 
+async def copy_db(source: str, target: str) -> int:
+    """Copies every row of one database into an empty one (``--copy-db``), e.g. SQLite to PostgreSQL."""
+    from host.copy import copy_store
+    from host.store import Store, StoreError
+
+    opened: list[Store] = []
+    try:
+        for where in (source, target):
+            opened.append(await Store.open(where))
+        counts = await copy_store(*opened)
+    except StoreError as err:
+        print(f"error: nothing was copied: {err}", file=sys.stderr)  # names the databases, passwords left out
+        return 2
+    finally:
+        for store in opened:
+            await store.close()
+    print(f"Copied {opened[0].path} into {opened[1].path}: {counts['games']} games, {counts['moves']} moves.")
+    return 0
+
+
 def main(argv: list[str]) -> int:
     """Parses arguments and runs the bot or the console; returns the exit status."""
     load_dotenv()
@@ -123,6 +144,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--console", action="store_true", help="play at the console instead (see console.py)")
     parser.add_argument("--verify", metavar="FILE", help="check an exported game's dice against its seed")
     parser.add_argument("--rebuild-ratings", action="store_true", help="recompute every rating from the games table")
+    parser.add_argument("--copy-db", nargs=2, metavar=("FROM", "TO"),
+                        help="copy every game from one database (a file or postgresql://...) into an empty one")
     args = parser.parse_args(argv)
     if args.verify is not None:  # --verify=FILE, or after another flag
         return verify_main([args.verify])
@@ -134,6 +157,9 @@ def main(argv: list[str]) -> int:
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
+    if args.copy_db:  # needs the databases only
+        logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+        return asyncio.run(copy_db(*args.copy_db))
     if args.rebuild_ratings:  # needs the database only, not a token
         logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
         return asyncio.run(rebuild_ratings(config.db_path))

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+import bot
 from host.copy import TABLES, NotEmpty, copy_store
 from host.ratings import Ratings
 from host.spectators import Spectators
 from host.store import Store
 from host.tables import Tables
 from tests.host.conftest import ANN, BOB, CY, started_tally
+from tests.support.postgres import PostgresServer
 
 
 async def contents(store: Store) -> dict[str, list[tuple[Any, ...]]]:
@@ -83,3 +86,20 @@ async def test_postgres_back_to_sqlite_gives_the_same_rows(tmp_path: Path, pg_ds
     assert await contents(back) == await contents(source)
     for store in (source, middle, back):
         await store.close()
+
+
+def test_bot_copy_db_copies_a_file_into_postgres_and_refuses_a_second_time(
+    tmp_path: Path, postgres_server: PostgresServer, tally_registered: type, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = str(tmp_path / "old.db")
+    asyncio.run(_fill_and_close(source))
+    target = postgres_server.create_database_sync()
+    assert bot.main(["--copy-db", source, target]) == 0
+    assert capsys.readouterr().out == f"Copied {source} into {target}: 3 games, 2 moves.\n"
+    assert bot.main(["--copy-db", source, target]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: nothing was copied: ") and "already has games" in err
+
+
+async def _fill_and_close(path: str) -> None:
+    await (await filled(path)).close()

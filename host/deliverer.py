@@ -18,7 +18,8 @@ gives the claim up when done. One that finds the channel claimed leaves it to th
 claimant, and its sweeps take over once the claim lapses: a process killed mid-delivery
 holds its channels no longer than the lease. An announcement whose sending was cut
 short by such a kill may be sent again by the next deliverer, less what its receipt
-recorded; nothing is lost.
+recorded, and so may one whose sending outlasted the lease (two minutes, renewed at
+each announcement); nothing is lost.
 
 >>> import asyncio
 >>> sent = []

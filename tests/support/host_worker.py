@@ -188,7 +188,7 @@ async def main(argv: list[str]) -> int:
     parser.add_argument("--sweep", action="store_true")
     parser.add_argument("--sweep-within", type=float, default=30.0)
     parser.add_argument("--offset", type=float, default=0.0, help="seconds added to this process's clock")
-    parser.add_argument("--lease", type=float, default=2.0, help="seconds a delivery claim lasts")
+    parser.add_argument("--lease", type=float, default=30.0, help="seconds a delivery claim lasts")
     parser.add_argument("--deliver", choices=("record", "hang", "none"), default="record")
     parser.add_argument("--xisk", type=float, default=0.0, help="bench: seconds of scripted XISK moves")
     parser.add_argument("--start-at", type=float, default=0.0, help="bench: when to start (seconds since the epoch)")

@@ -2,7 +2,7 @@
 """Sets up a local virtual environment and runs the bot or the tests.
 
     python3 tasks.py run [bot.py arguments]   # set up, then run the bot
-    python3 tasks.py test [pytest arguments]  # set up, then lint, type-check and run every test
+    python3 tasks.py test [pytest arguments]  # set up, then lint, type-check and run every test (on every core)
 
 Only the Python standard library is used here, so this works on a fresh machine
 with nothing but Python and access to the package registry. Packages are
@@ -127,7 +127,8 @@ def main(argv: list[str]) -> int:
     env = dict(os.environ)
     if ensure_postgres():
         env.setdefault("TABLEHOST_PG_REQUIRED", "1")
-    return subprocess.call([str(PYTHON), "-m", "pytest", *rest], env=env)
+    spread = [] if any(a == "-n" or a.startswith(("-n", "--numprocesses")) for a in rest) else ["-n", "auto"]
+    return subprocess.call([str(PYTHON), "-m", "pytest", *spread, *rest], env=env)
 
 
 if __name__ == "__main__":

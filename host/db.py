@@ -541,7 +541,9 @@ class PostgresDatabase(Database):
         return await self.write(step)
 
     async def migrate(self, migrations: Sequence[Migration]) -> None:
-        """As on SQLite; an advisory lock makes processes that start together migrate one at a time."""
+        """Runs the missing migrations in one transaction (PostgreSQL's DDL is transactional), under an
+        advisory lock, so processes that start together migrate one at a time and the later ones find
+        nothing left to do."""
 
         async def step(tx: Tx) -> None:
             await tx.lock(MIGRATION_LOCK)

@@ -132,7 +132,7 @@ async def announce(bot: Tablehost, out: Outbox, late: bool) -> None:
 
 async def _announce(bot: Tablehost, out: Outbox, late: bool) -> None:
     try:
-        channel = bot.get_channel(int(out.channel_id)) or await bot.fetch_channel(int(out.channel_id))
+        channel = bot.get_channel(int(out.channel_id)) or await fetch_channel(bot, int(out.channel_id))
     except (discord.NotFound, discord.Forbidden) as err:
         log.warning("announcement %s: channel %s is gone or closed to the bot (%s)", out.id, out.channel_id, err.status)
         out.receipt["undeliverable"] = err.status
@@ -160,6 +160,24 @@ async def _announce(bot: Tablehost, out: Outbox, late: bool) -> None:
         await send_reminders(bot, channel, out, title=title)
     else:
         await send_hands(bot, channel, out, title=title)
+
+
+async def fetch_channel(
+    bot: Tablehost, channel_id: int
+) -> discord.abc.GuildChannel | discord.abc.PrivateChannel | discord.Thread:
+    """Returns a channel the cache lacks, from Discord, with its guild's name (the DMs name the server).
+
+    The guild of another shard, whose events this process never gets, is known only by its id
+    (discord.py makes it "unavailable", unnamed): it is fetched too. Without its name the post
+    still goes out.
+    """
+    channel = await bot.fetch_channel(channel_id)
+    if isinstance(channel, discord.abc.GuildChannel | discord.Thread) and channel.guild.unavailable:
+        try:
+            channel.guild = await bot.fetch_guild(channel.guild.id, with_counts=False)
+        except discord.HTTPException as err:
+            log.info("channel %s: its server %s could not be read (%s)", channel_id, channel.guild.id, err.status)
+    return channel
 
 
 def heading(out: Outbox, *, late: bool) -> tuple[list[str], discord.AllowedMentions]:

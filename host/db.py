@@ -361,6 +361,8 @@ class SqliteDatabase(Database):
             script = migrations[version - 1].sqlite
 
             async def step(tx: Tx, script: str = script, version: int = version) -> None:
+                if int(await tx.fetchval("PRAGMA user_version")) >= version:
+                    return  # another connection migrated it meanwhile (its BEGIN IMMEDIATE came first)
                 for statement in script.split(";"):
                     if statement.strip():
                         await tx.execute(statement)

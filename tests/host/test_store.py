@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 
 import pytest
@@ -139,3 +140,12 @@ async def test_an_announcement_is_written_with_its_move_and_delivered_once(store
     assert await store.pending() == [] and await store.is_delivered(out.id)
     row = await store.db.read(lambda tx: tx.fetchrow("SELECT payload, receipt FROM outbox"))
     assert tuple(row) == (None, '{"channel": [123]}')  # a delivered announcement keeps its receipt, not its secrets
+
+
+async def test_processes_starting_together_on_a_new_database_migrate_it_once(db_path: str) -> None:
+    stores = await asyncio.gather(*(Store.open(db_path) for _ in range(4)))  # four pools or connections at once
+    assert [await s.schema_version() for s in stores] == [len(MIGRATIONS)] * 4
+    await stores[0].create_game(guild_id="1", channel_id="c", game="tally", creator_id="u", options={})
+    assert (await stores[3].active_game("c")).creator_id == "u"  # one database, seen by all
+    for s in stores:
+        await s.close()

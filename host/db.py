@@ -18,17 +18,19 @@ runs them. :func:`open_database` picks the backend from ``TABLEHOST_DB``: a file
 
 Both backends give the same guarantees:
 
-- :meth:`Database.write` is one transaction: all of it is committed, or none. It runs as
-  its own task, shielded from its caller: a caller cancelled at any await leaves the
-  transaction to finish (or roll back) whole, and the database stays usable.
+- :meth:`Database.write` is one transaction: all of it is committed, or none. A caller
+  cancelled at any await leaves the transaction to finish (or roll back) whole (on
+  SQLite's thread, or as a task of its own on PostgreSQL), and the database stays usable.
 - A unique or foreign-key violation is :class:`Conflict`, whose text names the columns
   or the constraint; a storage that cannot be written or reached is
   :class:`StorageUnavailable`, one sentence for players and the details for the admin.
 - Nothing here logs a statement or its parameters: snapshots and outboxes hold every hand.
 
-SQLite has one writer: a connection, a lock, and ``BEGIN IMMEDIATE``. PostgreSQL has a
-pool; its transactions run at READ COMMITTED, where a conditional ``UPDATE … WHERE version =
-?`` re-checks its condition after waiting for a concurrent writer, so the version checks
+SQLite has one writer: a connection whose own thread runs each read and each whole
+transaction (``BEGIN IMMEDIATE`` … ``COMMIT``) as one function, steps included (they await
+nothing but statements, which on SQLite never suspend). PostgreSQL has a pool; its
+transactions run at READ COMMITTED, where a conditional ``UPDATE … WHERE version = ?``
+re-checks its condition after waiting for a concurrent writer, so the version checks
 hold across processes. :attr:`Tx.for_update` and :attr:`Tx.skip_locked` are the row-lock
 clauses for queries that read before they write (empty on SQLite, which needs none).
 """
@@ -40,9 +42,10 @@ import contextlib
 import logging
 import re
 import sqlite3
-from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
+import time
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Iterator, Sequence
 from functools import lru_cache
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, cast
 from urllib.parse import urlsplit, urlunsplit
 
 import aiosqlite
@@ -121,7 +124,8 @@ class Tx(Protocol):
         ...
 
 
-Step = Callable[[Tx], Awaitable[T]]
+Step = Callable[[Tx], Coroutine[Any, Any, T]]
+"""A step of the store: an ``async`` function of a transaction that awaits only its statements."""
 
 
 class Migration(Protocol):
@@ -154,7 +158,8 @@ class Database:
     async def write(self, step: Step[T]) -> T:
         """Runs ``step`` as one transaction, shielded from the caller's cancellation; returns its result.
 
-        ``step`` may raise to refuse (StaleVersion, say): the transaction rolls back.
+        ``step`` may raise to refuse (StaleVersion, say): the transaction rolls back. Here it
+        runs as a task of its own, which a cancelled caller leaves to finish.
         """
         task = asyncio.ensure_future(self._transaction(step))
         task.add_done_callback(_retrieve)
@@ -224,28 +229,31 @@ def _sqlite_error(path: str, err: sqlite3.Error) -> StorageUnavailable:
 
 
 class _SqliteTx:
-    """Statements run at once on the event loop's thread: each takes microseconds (only a commit waits on the
-    disk, and commits go to the connection's own thread)."""
+    """Statements on the sqlite3 connection, run where the step runs: on the connection's own thread.
+
+    Each method completes without suspending, so a whole step is driven to its end there in
+    one go (:func:`_drive`).
+    """
 
     dialect = "sqlite"
     for_update = ""
     skip_locked = ""
 
-    def __init__(self, db: SqliteDatabase) -> None:
-        self._db = db
+    def __init__(self, db: SqliteDatabase, conn: sqlite3.Connection) -> None:
+        self._db, self._conn = db, conn
 
     async def execute(self, sql: str, *args: Any) -> int:
-        return await self._db.statement(lambda c: c.execute(sql, args).rowcount)
+        return self._db.run(lambda: self._conn.execute(sql, args).rowcount)
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         batch = [tuple(r) for r in rows]
-        await self._db.statement(lambda c: c.executemany(sql, batch))
+        self._db.run(lambda: self._conn.executemany(sql, batch))
 
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
-        return await self._db.statement(lambda c: c.execute(sql, args).fetchall())
+        return self._db.run(lambda: self._conn.execute(sql, args).fetchall())
 
     async def fetchrow(self, sql: str, *args: Any) -> Row | None:
-        return await self._db.statement(lambda c: c.execute(sql, args).fetchone())
+        return self._db.run(lambda: self._conn.execute(sql, args).fetchone())
 
     async def fetchval(self, sql: str, *args: Any) -> Any:
         row = await self.fetchrow(sql, *args)
@@ -255,11 +263,36 @@ class _SqliteTx:
         """Nothing to do: a SQLite transaction already has the database to itself."""
 
 
-class SqliteDatabase(Database):
-    """One SQLite file in WAL mode, written by one connection (aiosqlite's thread) under one lock.
+def _patiently(statement: Callable[[], object], within: float = 5.0) -> None:
+    """Runs a statement that SQLite may refuse as busy without waiting (switching a new file to WAL while
+    another connection opens it), again until it passes or ``within`` seconds are up."""
+    deadline = time.monotonic() + within
+    while True:
+        try:
+            statement()
+            return
+        except sqlite3.OperationalError as err:
+            if getattr(err, "sqlite_errorcode", 0) & 0xFF != sqlite3.SQLITE_BUSY or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
 
-    The lock is held for a whole transaction, and for every read, so a read never sees
-    another coroutine's uncommitted work on the shared connection.
+
+def _drive(step: Coroutine[Any, Any, T]) -> T:
+    """Runs a step whose only awaits are SQLite statements (which never suspend) to its end, here and now."""
+    try:
+        step.send(None)
+    except StopIteration as done:
+        return cast(T, done.value)
+    step.close()
+    raise RuntimeError("a SQLite step awaited something other than its statements")
+
+
+class SqliteDatabase(Database):
+    """One SQLite file in WAL mode and one connection, whose own thread (aiosqlite's) runs every step.
+
+    A read or a whole transaction is one function handed to that thread (one hop), so two
+    coroutines' steps never interleave and a read never sees uncommitted work; a caller
+    cancelled at its await leaves the step to run to its end on the thread.
     """
 
     dialect = "sqlite"
@@ -269,14 +302,12 @@ class SqliteDatabase(Database):
         super().__init__()
         self._conn = conn
         self.path = self.name = path
-        self._lock = asyncio.Lock()
 
     @classmethod
     async def open(cls, path: str) -> SqliteDatabase:
         """Opens (or creates) the file and checks it can be written."""
         try:
-            # Steps' statements run on the loop's thread, commits on aiosqlite's: one at a time, under the lock.
-            conn = await aiosqlite.connect(path, isolation_level=None, check_same_thread=False)
+            conn = await aiosqlite.connect(path, isolation_level=None)
         except sqlite3.Error as err:
             raise _sqlite_error(path, err) from err
         conn.row_factory = sqlite3.Row
@@ -292,27 +323,28 @@ class SqliteDatabase(Database):
         c.execute("PRAGMA foreign_keys = ON")
         c.execute("PRAGMA busy_timeout = 5000")
         if self.path != ":memory:":
-            c.execute("PRAGMA journal_mode = WAL")
+            _patiently(lambda: c.execute("PRAGMA journal_mode = WAL"))
             c.execute("PRAGMA synchronous = FULL")
         c.execute("BEGIN IMMEDIATE")  # a read-only or locked file is found now, not at the first move
         c.execute("ROLLBACK")
 
     async def call(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        """Runs ``fn`` on the connection's thread (one hop): BEGIN, COMMIT and whatever may wait on the disk.
+        """Runs ``fn`` on the connection's thread (one hop) and returns its result; maps SQLite's errors.
 
-        aiosqlite's ``_execute`` is the one call that hands its thread a function.
+        aiosqlite's ``_execute`` is the one call that hands its thread a function; the
+        function runs to its end even when the awaiting coroutine is cancelled.
         """
         conn = self._conn
         try:
             return await conn._execute(lambda: fn(conn._conn))
-        except (sqlite3.Error, ValueError) as err:
+        except (sqlite3.Error, ValueError) as err:  # ValueError: aiosqlite's "Connection closed"
             raise self._mapped(err) from err
 
-    async def statement(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        """Runs one statement of a step at once, on the event loop's thread; maps SQLite's errors."""
+    def run(self, fn: Callable[[], T]) -> T:
+        """Runs one statement of a step (on the connection's thread); maps SQLite's errors."""
         try:
-            return fn(self._conn._conn)
-        except (sqlite3.Error, ValueError) as err:
+            return fn()
+        except sqlite3.Error as err:
             raise self._mapped(err) from err
 
     def _mapped(self, err: sqlite3.Error | ValueError) -> Exception:
@@ -320,7 +352,7 @@ class SqliteDatabase(Database):
         if isinstance(err, sqlite3.IntegrityError):
             return Conflict(str(err))
         if isinstance(err, ValueError) or (isinstance(err, sqlite3.ProgrammingError) and "closed" in str(err)):
-            return StorageUnavailable(self.path, "the bot's storage is closed", str(err))  # aiosqlite's or sqlite3's
+            return StorageUnavailable(self.path, "the bot's storage is closed", str(err))
         code = getattr(err, "sqlite_errorcode", None)
         if code is not None and code & 0xFF in _SQLITE_REASONS:
             failure = _sqlite_error(self.path, err)
@@ -329,26 +361,33 @@ class SqliteDatabase(Database):
         return err
 
     async def raw(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        """Runs a function of the sqlite3 connection under the lock (PRAGMAs, tests' damage)."""
-        async with self._lock:
-            return await self.call(fn)
+        """Runs a function of the sqlite3 connection on its thread (PRAGMAs, tests' damage)."""
+        return await self.call(fn)
 
     async def read(self, step: Step[T]) -> T:
-        async with self._lock:
-            return await step(_SqliteTx(self))
+        return await self.call(lambda c: _drive(step(_SqliteTx(self, c))))
+
+    async def write(self, step: Step[T]) -> T:
+        """One hop: the transaction runs whole on the connection's thread, whatever befalls the caller."""
+        return await self._transaction(step)
 
     async def _transaction(self, step: Step[T]) -> T:
-        async with self._lock:
-            await self.call(lambda c: c.execute("BEGIN IMMEDIATE"))
+        def transaction(c: sqlite3.Connection) -> T:
+            c.execute("BEGIN IMMEDIATE")
             try:
-                result = await step(_SqliteTx(self))
-                await self.call(lambda c: c.execute("COMMIT"))
+                result = _drive(step(_SqliteTx(self, c)))
+                c.execute("COMMIT")
             except BaseException:
-                # SQLite may have rolled back already (a full disk does); a closed connection has nothing to undo
-                with contextlib.suppress(StorageUnavailable):
-                    await self.call(lambda c: c.in_transaction and c.execute("ROLLBACK"))
+                if c.in_transaction:  # SQLite may have rolled back already (a full disk does)
+                    c.execute("ROLLBACK")
                 raise
             return result
+
+        return await self.call(transaction)
+
+    async def settled(self) -> None:
+        """Waits for the steps handed to the thread so far (it runs them in order)."""
+        await self.call(lambda c: None)
 
     async def schema_version(self) -> int:
         return await self.raw(lambda c: int(c.execute("PRAGMA user_version").fetchone()[0]))
@@ -371,8 +410,7 @@ class SqliteDatabase(Database):
             await self.write(step)
 
     async def close(self) -> None:
-        async with self._lock:
-            await self._conn.close()
+        await self._conn.close()
 
 
 # -- PostgreSQL -----------------------------------------------------------------------

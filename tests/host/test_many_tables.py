@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import inspect
 import random
-from collections.abc import Callable
 from contextvars import ContextVar
 from typing import Any
 
@@ -68,25 +66,24 @@ MARKED: ContextVar[bool] = ContextVar("marked", default=False)
 
 
 class CancelAt:
-    """Cancels one task at the ``n``-th statement it, or a transaction it began, runs (either backend)."""
+    """Cancels one task at its ``n``-th await of the database, or of a transaction it began (0 = the first).
+
+    The awaits are SQLite's hops to its thread (each read, each whole transaction) and
+    PostgreSQL's statements.
+    """
 
     def __init__(self, store: Store, n: int) -> None:
+        self.hook = "call" if store.db.dialect == "sqlite" else "statement"
         self.n, self.calls = n, 0
         self.task: asyncio.Task[Any] | None = None
-        self.call = store.db.statement  # type: ignore[attr-defined]
+        self.forward = getattr(store.db, self.hook)
 
-    async def __call__(self, step: Callable[..., Any]) -> Any:
+    async def __call__(self, step: Any) -> Any:
         if MARKED.get() and self.task is not None:
             if self.calls == self.n:
-                self.task.cancel()  # lands on the task's current await, while the statement still runs
+                self.task.cancel()  # lands on the await just below, while the step still runs
             self.calls += 1
-            try:
-                await asyncio.sleep(0)  # every statement is an await here (SQLite's run at once, without one)
-            except asyncio.CancelledError:
-                if inspect.iscoroutine(step):  # PostgreSQL's statement, not begun
-                    step.close()
-                raise
-        return await self.call(step)
+        return await self.forward(step)
 
     async def act(self, tables: Tables, channel: str, player_id: str, move: str, interaction_id: str) -> Outbox:
         """Plays a move in a task this cancels."""
@@ -106,14 +103,14 @@ async def test_a_move_cancelled_at_any_await_is_wholly_there_or_wholly_absent(
         row = await store.active_game("1")
         mover = ANN if row.version % 2 == 0 else BOB
         cancel = CancelAt(store, n)
-        monkeypatch.setattr(store.db, "statement", cancel)
+        monkeypatch.setattr(store.db, cancel.hook, cancel)
         cancel.task = task = asyncio.create_task(cancel.act(tables, "1", mover.id, "add 1", f"c{n}"))
         try:
             await task
             finished = True
         except asyncio.CancelledError:
             finished = False
-        monkeypatch.setattr(store.db, "statement", cancel.call)
+        monkeypatch.setattr(store.db, cancel.hook, cancel.forward)
         await store.db.settled()  # the transaction the cancelled task began, if any, has ended
 
         after = await store.active_game("1")

@@ -205,13 +205,15 @@ class Deliverer:
         next sweep; the others go on.
         """
         sent = 0
-        failed: set[str] = set()
+        failed: set[str] = set()  # and, on a shared store, channels another process is delivering
         for out in await self.store.pending(older_than=older_than):
             if out.channel_id in failed:
                 continue
             try:
                 if await self.deliver(out, late=True):
                     sent += 1
+                elif self.shared and out.id is not None and not await self.store.is_delivered(out.id):
+                    failed.add(out.channel_id)  # claimed elsewhere: leave the rest of the channel to it
             except Exception:
                 failed.add(out.channel_id)
                 log.warning("announcement %s of game %s not delivered yet; will retry", out.id, out.game_id,

@@ -107,3 +107,44 @@ async def test_an_outage_is_waited_out_however_long_it_lasts(tables: Tables) -> 
     while down["left"]:
         assert await deliverer.sweep() == 0
     assert await deliverer.sweep() == 3 and await tables.store.pending() == []  # nothing given up
+
+
+async def test_on_a_shared_store_a_channel_is_delivered_by_one_process_at_a_time(
+    tables: Tables, backend: str
+) -> None:
+    if backend != "postgres":
+        pytest.skip("claims are taken only on a store that processes share (PostgreSQL)")
+    await started_tally(tables, ANN, BOB)
+    out = await tables.act(CHANNEL, ANN.id, "add 1")
+    holding, release = asyncio.Event(), asyncio.Event()
+    first, second = Channel(), Channel()
+
+    async def slow(o: Outbox, late: bool) -> None:  # the first process is mid-send
+        holding.set()
+        await release.wait()
+        await first.send(o, late)
+
+    one = Deliverer(tables.store, slow, owner="one")
+    two = Deliverer(tables.store, second.send, owner="two")
+    busy = asyncio.create_task(one.deliver(out))
+    await holding.wait()
+    assert not await two.deliver(out) and await two.sweep() == 0  # held by "one": "two" leaves the channel
+    release.set()
+    assert await busy
+    assert await two.sweep() == 0 and second.sent == [] and len(first.sent) == 4  # each sent once, by "one"
+
+
+async def test_on_a_shared_store_a_dead_process_s_claim_lapses_and_another_delivers(
+    tables: Tables, backend: str
+) -> None:
+    if backend != "postgres":
+        pytest.skip("claims are taken only on a store that processes share (PostgreSQL)")
+    await started_tally(tables, ANN, BOB)
+    out = await tables.act(CHANNEL, ANN.id, "add 1")
+    clock = [1000.0]
+    assert await tables.store.claim_channel(CHANNEL, "dead", at=clock[0], until=clock[0] + 120)  # then it died
+    channel = Channel()
+    heir = Deliverer(tables.store, channel.send, owner="heir", clock=lambda: clock[0])
+    assert not await heir.deliver(out) and channel.sent == []
+    clock[0] += 121  # the dead process's claim lapses
+    assert await heir.sweep() == 4 and len(channel.sent) == 4 and await tables.store.pending() == []

@@ -3,7 +3,8 @@
 A test module that sets ``BACKENDS = ("sqlite", "postgres")`` runs each of its tests that use
 a database (``db_path``, ``store``, ``tables``) twice: on a SQLite file and on a fresh
 PostgreSQL database of the test server (``postgres_server``, tests/conftest.py). A test that
-needs SQLite itself (its PRAGMAs, its file) is marked ``@pytest.mark.sqlite_only``.
+needs SQLite itself (its PRAGMAs, its file) is marked ``@pytest.mark.sqlite_only``, one of what
+only a database shared by processes does ``@pytest.mark.postgres_only``.
 """
 
 from __future__ import annotations
@@ -30,11 +31,14 @@ CHANNEL = "500"
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "sqlite_only: the test needs the SQLite backend itself")
+    config.addinivalue_line("markers", "postgres_only: the test is of what only a shared database does")
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """Runs a module's database tests on each of its ``BACKENDS``."""
     backends = getattr(metafunc.module, "BACKENDS", None)
+    if metafunc.definition.get_closest_marker("postgres_only"):
+        backends = ("postgres",)
     if backends and "backend" in metafunc.fixturenames and not metafunc.definition.get_closest_marker("sqlite_only"):
         metafunc.parametrize("backend", backends, indirect=True)
 

@@ -109,11 +109,8 @@ async def test_an_outage_is_waited_out_however_long_it_lasts(tables: Tables) -> 
     assert await deliverer.sweep() == 3 and await tables.store.pending() == []  # nothing given up
 
 
-async def test_on_a_shared_store_a_channel_is_delivered_by_one_process_at_a_time(
-    tables: Tables, backend: str
-) -> None:
-    if backend != "postgres":
-        pytest.skip("claims are taken only on a store that processes share (PostgreSQL)")
+@pytest.mark.postgres_only
+async def test_on_a_shared_store_a_channel_is_delivered_by_one_process_at_a_time(tables: Tables) -> None:
     await started_tally(tables, ANN, BOB)
     out = await tables.act(CHANNEL, ANN.id, "add 1")
     holding, release = asyncio.Event(), asyncio.Event()
@@ -134,11 +131,8 @@ async def test_on_a_shared_store_a_channel_is_delivered_by_one_process_at_a_time
     assert await two.sweep() == 0 and second.sent == [] and len(first.sent) == 4  # each sent once, by "one"
 
 
-async def test_on_a_shared_store_a_dead_process_s_claim_lapses_and_another_delivers(
-    tables: Tables, backend: str
-) -> None:
-    if backend != "postgres":
-        pytest.skip("claims are taken only on a store that processes share (PostgreSQL)")
+@pytest.mark.postgres_only
+async def test_on_a_shared_store_a_dead_process_s_claim_lapses_and_another_delivers(tables: Tables) -> None:
     await started_tally(tables, ANN, BOB)
     out = await tables.act(CHANNEL, ANN.id, "add 1")
     clock = [1000.0]

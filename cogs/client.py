@@ -129,6 +129,7 @@ class Tablehost(commands.Bot):
         self.bots = Bots(tables, deliver=self.deliverer.deliver)
         self.ratings = Ratings(tables.store)
         self._clocks: asyncio.Task[None] | None = None
+        self._bot_watch: asyncio.Task[None] | None = None
         self._render_slots = asyncio.Semaphore(render_workers)
         self._sync_guild = sync_guild
         self._sync = sync
@@ -185,10 +186,13 @@ class Tablehost(commands.Bot):
         if self._clocks is None or self._clocks.done():
             self._clocks = asyncio.create_task(self.timekeeper.run(), name="tablehost-clocks")
             await self.bots.sweep()  # a bot whose turn it was when the bot stopped plays now
+        if self.tables.store.shared and (self._bot_watch is None or self._bot_watch.done()):
+            # another process may stop before its bots play: this one's watch plays them
+            self._bot_watch = asyncio.create_task(self.bots.watch(), name="tablehost-bot-watch")
 
     async def close(self) -> None:
         """Stops the clocks and deliveries (what is pending stays stored for the next start), then disconnects."""
-        for task in (self._clocks, self._deliveries):
+        for task in (self._clocks, self._deliveries, self._bot_watch):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):

@@ -17,6 +17,7 @@ import logging
 import random
 import secrets
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from engines import GameError
@@ -32,6 +33,10 @@ log = logging.getLogger(__name__)
 
 PREFIX = "bot:"
 MAX_MOVES = 2_000
+WATCH_EVERY = 60.0
+"""Seconds between a shared store's sweeps for bots left to play by a process that stopped."""
+WATCH_IDLE = 30.0
+"""A game with a bot seat and no change for this long is looked at by the watch."""
 """The most moves bots play in a row in one channel before handing back (a guard, never reached in play)."""
 
 Deliver = Callable[[Outbox], Awaitable[object]]
@@ -61,6 +66,15 @@ def level_of(player_id: str) -> str:
     """
     parts = player_id.split(":")
     return parts[1] if len(parts) == 3 and parts[1] in LEVELS else "normal"
+
+
+def _when(stamp: str) -> datetime:
+    """Reads a stored ISO time (a damaged one counts as long ago)."""
+    try:
+        when = datetime.fromisoformat(stamp)
+    except ValueError:
+        return datetime.min.replace(tzinfo=UTC)
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
 def bot_rng() -> random.Random:
@@ -104,15 +118,36 @@ class Bots:
         while any(not t.done() for t in self._running.values()):
             await asyncio.gather(*[t for t in self._running.values() if not t.done()], return_exceptions=True)
 
-    async def sweep(self) -> int:
-        """Nudges every running game where a bot is to act (after a restart); returns how many."""
+    async def sweep(self, *, idle_for: float | None = None) -> int:
+        """Nudges every running game with a bot seat (after a restart); returns how many.
+
+        ``idle_for`` keeps the games with no change in that many seconds: those whose bot
+        another process was to play when it stopped.
+        """
+        cutoff = None if idle_for is None else datetime.now(UTC) - timedelta(seconds=idle_for)
         count = 0
         for row in await self.tables.store.running_games():
+            if cutoff is not None and _when(row.updated_at) > cutoff:
+                continue
             seats = await self.tables.store.seats(row.id)
             if any(is_bot(s.player_id) for s in seats):
                 self.nudge(row.channel_id)
                 count += 1
         return count
+
+    async def watch(self, *, every: float = WATCH_EVERY, idle_for: float = WATCH_IDLE) -> None:
+        """Sweeps for idle games with a bot seat every ``every`` seconds, until cancelled.
+
+        For several processes on one database: a bot's turn is played by the process whose
+        change gave it the turn; if that process died first, another one's watch plays it.
+        Two processes playing one bot at once is harmless: the version check keeps one move.
+        """
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.sweep(idle_for=idle_for)
+            except StoreError as err:
+                log.warning("the bots' watch could not read the games: %s", err)
 
     async def _play(self, channel_id: str) -> None:
         try:

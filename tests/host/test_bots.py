@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import pytest
@@ -108,3 +109,30 @@ def test_a_bot_is_asked_with_its_seat_s_view_only(tally_registered: type) -> Non
 
     think(Watching(), "ann", "hard", random.Random(1))  # type: ignore[arg-type]
     assert seen == [game.view("ann")] and "secret" in seen[0] and seen[0]["secret"] == game.view("ann")["secret"]
+
+
+@pytest.mark.postgres_only
+async def test_a_bot_left_to_play_by_a_process_that_stopped_is_played_by_another_s_watch(
+    served, db_path: str
+) -> None:
+    tables, _, _ = served
+    await tables.create(channel_id=CHANNEL, guild_id="1", game="tally", creator=ANN, options={"target": 30})
+    await tables.add_bot(CHANNEL, ANN, "easy")
+    await tables.start(CHANNEL, ANN, seed=3)
+    tables.listeners.clear()  # this process stops before its bots see the move
+    await tables.act(CHANNEL, ANN.id, "add 1")
+    other = await Store.open(db_path)  # another process on the same database
+    watcher = Bots(Tables(other))
+    assert await watcher.sweep(idle_for=3600) == 0  # a game that just moved is left to its own process
+    watch = asyncio.create_task(watcher.watch(every=0.05, idle_for=0.0))
+    try:
+        for _ in range(200):
+            await asyncio.sleep(0.05)
+            if len(await other.moves((await other.active_game(CHANNEL)).id)) == 2:
+                break
+    finally:
+        watch.cancel()
+        await watcher.settle()
+    moves = await other.moves((await other.active_game(CHANNEL)).id)
+    assert [(is_bot(m.player_id), m.move.split()[0]) for m in moves] == [(False, "add"), (True, "add")]
+    await other.close()

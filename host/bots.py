@@ -68,15 +68,6 @@ def level_of(player_id: str) -> str:
     return parts[1] if len(parts) == 3 and parts[1] in LEVELS else "normal"
 
 
-def _when(stamp: str) -> datetime:
-    """Reads a stored ISO time (a damaged one counts as long ago)."""
-    try:
-        when = datetime.fromisoformat(stamp)
-    except ValueError:
-        return datetime.min.replace(tzinfo=UTC)
-    return when if when.tzinfo else when.replace(tzinfo=UTC)
-
-
 def bot_rng() -> random.Random:
     """Returns a bot's own randomness, drawn apart from the game's seed (it tells nothing of the dice)."""
     return random.Random(secrets.randbits(64))
@@ -121,14 +112,17 @@ class Bots:
     async def sweep(self, *, idle_for: float | None = None) -> int:
         """Nudges every running game with a bot seat (after a restart); returns how many.
 
-        ``idle_for`` keeps the games with no change in that many seconds: those whose bot
-        another process was to play when it stopped.
+        ``idle_for`` keeps the games where a bot must act and nothing changed in that many
+        seconds: those whose bot another process was to play when it stopped.
         """
-        cutoff = None if idle_for is None else datetime.now(UTC) - timedelta(seconds=idle_for)
+        if idle_for is not None:
+            since = (datetime.now(UTC) - timedelta(seconds=idle_for)).isoformat(timespec="seconds")
+            idle = await self.tables.store.idle_awaiting(PREFIX, since)
+            for channel_id in idle:
+                self.nudge(channel_id)
+            return len(idle)
         count = 0
         for row in await self.tables.store.running_games():
-            if cutoff is not None and _when(row.updated_at) > cutoff:
-                continue
             seats = await self.tables.store.seats(row.id)
             if any(is_bot(s.player_id) for s in seats):
                 self.nudge(row.channel_id)

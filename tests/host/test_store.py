@@ -149,3 +149,18 @@ async def test_processes_starting_together_on_a_new_database_migrate_it_once(db_
     assert (await stores[3].active_game("c")).creator_id == "u"  # one database, seen by all
     for s in stores:
         await s.close()
+
+
+async def test_idle_games_awaiting_a_kind_of_player_are_found_by_who_must_act(store: Store) -> None:
+    gid = await _running_game(store)
+    waiting = Outbox(game_id=gid, game="tally", channel_id="c", to_act=["bot:easy:1"])
+    await store.commit_move(gid, expected_version=0, player_id="u", move="add 1", snapshot="S1", interaction_id=None,
+                            finished=False, announce=waiting)
+    later, earlier = "9999-01-01T00:00:00+00:00", "2000-01-01T00:00:00+00:00"
+    assert await store.idle_awaiting("bot:", later) == ["c"]
+    assert await store.idle_awaiting("bot:", earlier) == []  # it changed after that
+    assert await store.idle_awaiting("%", later) == [] and await store.idle_awaiting("bot_", later) == []  # literal
+    await store.commit_move(gid, expected_version=1, player_id="bot:easy:1", move="add 1", snapshot="S2",
+                            interaction_id=None, finished=False,
+                            announce=Outbox(game_id=gid, game="tally", channel_id="c", to_act=["u"]))
+    assert await store.idle_awaiting("bot:", later) == []  # a person must act now

@@ -147,10 +147,6 @@ class Database:
     name: str
     """The file, or the server and database without its password: for errors and logs."""
 
-    def __init__(self) -> None:
-        self._writing: set[asyncio.Future[Any]] = set()
-        """The transactions under way (their callers may have left)."""
-
     async def read(self, step: Step[T]) -> T:
         """Runs ``step`` outside a transaction (it sees only committed data) and returns its result."""
         raise NotImplementedError
@@ -158,21 +154,12 @@ class Database:
     async def write(self, step: Step[T]) -> T:
         """Runs ``step`` as one transaction, shielded from the caller's cancellation; returns its result.
 
-        ``step`` may raise to refuse (StaleVersion, say): the transaction rolls back. Here it
-        runs as a task of its own, which a cancelled caller leaves to finish.
+        ``step`` may raise to refuse (StaleVersion, say): the transaction rolls back.
         """
-        task = asyncio.ensure_future(self._transaction(step))
-        task.add_done_callback(_retrieve)
-        self._writing.add(task)
-        task.add_done_callback(self._writing.discard)
-        return await asyncio.shield(task)
+        raise NotImplementedError
 
     async def settled(self) -> None:
         """Waits until every transaction begun so far has committed or rolled back."""
-        while self._writing:
-            await asyncio.gather(*self._writing, return_exceptions=True)
-
-    async def _transaction(self, step: Step[T]) -> T:
         raise NotImplementedError
 
     async def schema_version(self) -> int:
@@ -299,7 +286,6 @@ class SqliteDatabase(Database):
     shared = False
 
     def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
-        super().__init__()
         self._conn = conn
         self.path = self.name = path
 
@@ -313,7 +299,7 @@ class SqliteDatabase(Database):
         conn.row_factory = sqlite3.Row
         db = cls(conn, path)
         try:
-            await db.raw(db._prepare)
+            await db.call(db._prepare)
         except BaseException:
             await conn.close()
             raise
@@ -330,6 +316,8 @@ class SqliteDatabase(Database):
 
     async def call(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """Runs ``fn`` on the connection's thread (one hop) and returns its result; maps SQLite's errors.
+
+        Every step goes this way; PRAGMAs and tests' damage call it directly.
 
         aiosqlite's ``_execute`` is the one call that hands its thread a function; the
         function runs to its end even when the awaiting coroutine is cancelled.
@@ -360,18 +348,12 @@ class SqliteDatabase(Database):
             return failure
         return err
 
-    async def raw(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        """Runs a function of the sqlite3 connection on its thread (PRAGMAs, tests' damage)."""
-        return await self.call(fn)
-
     async def read(self, step: Step[T]) -> T:
         return await self.call(lambda c: _drive(step(_SqliteTx(self, c))))
 
     async def write(self, step: Step[T]) -> T:
         """One hop: the transaction runs whole on the connection's thread, whatever befalls the caller."""
-        return await self._transaction(step)
 
-    async def _transaction(self, step: Step[T]) -> T:
         def transaction(c: sqlite3.Connection) -> T:
             c.execute("BEGIN IMMEDIATE")
             try:
@@ -390,7 +372,7 @@ class SqliteDatabase(Database):
         await self.call(lambda c: None)
 
     async def schema_version(self) -> int:
-        return await self.raw(lambda c: int(c.execute("PRAGMA user_version").fetchone()[0]))
+        return await self.call(lambda c: int(c.execute("PRAGMA user_version").fetchone()[0]))
 
     async def migrate(self, migrations: Sequence[Migration]) -> None:
         current = await self.schema_version()
@@ -462,24 +444,24 @@ class _PgTx:
         self._db, self._conn = db, conn
 
     async def execute(self, sql: str, *args: Any) -> int:
-        status = await self._db.statement(self._conn.execute(to_dollars(sql), *args))
+        status = await self._db.call(self._conn.execute(to_dollars(sql), *args))
         tail = str(status).rsplit(" ", 1)[-1]
         return int(tail) if tail.isdigit() else 0
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         batch = [tuple(r) for r in rows]
         if batch:
-            await self._db.statement(self._conn.executemany(to_dollars(sql), batch))
+            await self._db.call(self._conn.executemany(to_dollars(sql), batch))
 
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
-        return list(await self._db.statement(self._conn.fetch(to_dollars(sql), *args)))
+        return list(await self._db.call(self._conn.fetch(to_dollars(sql), *args)))
 
     async def fetchrow(self, sql: str, *args: Any) -> Row | None:
-        row: Row | None = await self._db.statement(self._conn.fetchrow(to_dollars(sql), *args))
+        row: Row | None = await self._db.call(self._conn.fetchrow(to_dollars(sql), *args))
         return row
 
     async def fetchval(self, sql: str, *args: Any) -> Any:
-        return await self._db.statement(self._conn.fetchval(to_dollars(sql), *args))
+        return await self._db.call(self._conn.fetchval(to_dollars(sql), *args))
 
     async def lock(self, key: int) -> None:
         await self.execute("SELECT pg_advisory_xact_lock(?)", key)
@@ -494,9 +476,10 @@ class PostgresDatabase(Database):
     """Times a transaction is run again after a deadlock or serialisation failure (nothing was committed)."""
 
     def __init__(self, pool: Any, dsn: str) -> None:
-        super().__init__()
         self._pool = pool
         self.name = redacted(dsn)
+        self._writing: set[asyncio.Future[Any]] = set()
+        """The transactions under way (their callers may have left)."""
 
     @classmethod
     async def open(cls, dsn: str, *, min_size: int = 1, max_size: int = 10, timeout: float = 10.0) -> PostgresDatabase:
@@ -510,10 +493,6 @@ class PostgresDatabase(Database):
             raise StorageUnavailable(redacted(dsn), "the bot's database cannot be reached",
                                      _pg_detail(err)) from err
         return cls(pool, dsn)
-
-    async def statement(self, pending: Awaitable[T]) -> T:
-        """Awaits one statement of a step (asyncpg); as :meth:`call`."""
-        return await self.call(pending)
 
     async def call(self, pending: Awaitable[T]) -> T:
         """Awaits one asyncpg call; maps its errors to Conflict and StorageUnavailable."""
@@ -551,6 +530,18 @@ class PostgresDatabase(Database):
             yield conn
         finally:
             await self._pool.release(conn)
+
+    async def write(self, step: Step[T]) -> T:
+        """Runs the transaction as a task of its own, which a cancelled caller leaves to finish."""
+        task = asyncio.ensure_future(self._transaction(step))
+        task.add_done_callback(_retrieve)
+        self._writing.add(task)
+        task.add_done_callback(self._writing.discard)
+        return await asyncio.shield(task)
+
+    async def settled(self) -> None:
+        while self._writing:
+            await asyncio.gather(*self._writing, return_exceptions=True)
 
     async def _transaction(self, step: Step[T]) -> T:
         import asyncpg

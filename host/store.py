@@ -9,9 +9,9 @@ entirely or not at all, even when its caller is cancelled at any await, and the 
 stays usable. Every accepted move is one such transaction: a log row, the new snapshot, a
 version bump checked against the version the move was computed from, and the move's
 announcement (its outbox row), which a deliverer later marks delivered. On PostgreSQL,
-where several processes share the database, the move first locks its game's row
-(``SELECT … FOR UPDATE``), so two processes' moves of one game are one after the other
-and the second finds the version moved on: it is refused, and nothing of it is written.
+where several processes share the database, the version-checked ``UPDATE`` locks the game's
+row, so two processes' moves of one game are one after the other and the second finds the
+version moved on: it is refused, and nothing of it is written.
 
 Nothing here logs a statement or its parameters: snapshots and outboxes hold every hand.
 """
@@ -642,10 +642,12 @@ class Store:
             raise SeatTaken(f"{player_id} or {name!r} is already seated in game {game_id}") from err
         return Seat(seat, player_id, name)
 
-    async def remove_seat(self, game_id: int, player_id: str, *, announce: Outbox | None = None) -> int | None:
+    async def remove_seat(
+        self, game_id: int, player_id: str, *, announce: Outbox | None = None, close: bool = False
+    ) -> int | None:
         """Removes a player's seat and returns how many seats are left (None: they had none).
 
-        A lobby left empty is aborted in the same transaction.
+        A lobby left empty, or any with ``close``, is aborted in the same transaction.
         """
 
         async def work(tx: Tx) -> int | None:
@@ -653,7 +655,7 @@ class Store:
             if await tx.execute("DELETE FROM seats WHERE game_id = ? AND player_id = ?", game_id, player_id) != 1:
                 return None
             left = int(await tx.fetchval("SELECT COUNT(*) FROM seats WHERE game_id = ?", game_id))
-            if left == 0:
+            if left == 0 or close:
                 await tx.execute(
                     "UPDATE games SET status = 'aborted', updated_at = ? WHERE id = ? AND status = 'lobby'",
                     now(), game_id,
@@ -724,12 +726,8 @@ class Store:
         origin = "clock" if timed_out else None
 
         async def work(tx: Tx) -> None:
-            # The game's row is locked first (PostgreSQL): another process's move of this game waits here.
-            current = await tx.fetchrow(f"SELECT version, status FROM games WHERE id = ?{tx.for_update}", game_id)
-            if current is None or (current["version"], current["status"]) != (expected_version, Status.RUNNING):
-                raise StaleVersion(f"game {game_id} is not at version {expected_version}")
-            if timed_out and not await clock.claim(tx, game_id, expected_version, clock.TIMED_OUT):
-                raise StaleVersion(f"game {game_id}'s timeout at version {expected_version} is handled")
+            # The version-checked UPDATE comes first: on PostgreSQL it locks the game's row, so another
+            # process's move of this game waits here, then finds the version moved on.
             changed = await tx.execute(
                 "UPDATE games SET snapshot = ?, version = ?, status = ?, updated_at = ?, to_act = ?"
                 " WHERE id = ? AND version = ? AND status = 'running'",
@@ -738,6 +736,8 @@ class Store:
             )
             if changed != 1:
                 raise StaleVersion(f"game {game_id} is not at version {expected_version}")
+            if timed_out and not await clock.claim(tx, game_id, expected_version, clock.TIMED_OUT):
+                raise StaleVersion(f"game {game_id}'s timeout at version {expected_version} is handled")
             blank: list[tuple[str | None, str | None]] = [(None, None)] * len(moves)
             kept: list[tuple[str | None, str | None]] = list(records) if records else blank
             await tx.executemany(

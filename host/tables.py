@@ -221,12 +221,9 @@ class Tables:
             line = (f"{name} leaves the table." if not last else f"{name} leaves; the table is empty and closes."
                     if len(seats) == 1 else f"{name} leaves; only bots are left, so the table closes.")
             out = self._outbox(row, actor=person, lines=[line], finished=last)
-            with _saving():
-                left = await self.store.remove_seat(row.id, person.id, announce=out)
-                if left is None:
+            with _saving():  # only bots left: the table closes with the seat, they never play alone
+                if await self.store.remove_seat(row.id, person.id, announce=out, close=last) is None:
                     raise Refusal("You are not seated at this table.")
-                if last and left:  # only bots are left: they never play alone
-                    await self.store.set_status(row.id, Status.ABORTED, expect=(Status.LOBBY,))
         return out
 
     async def start(self, channel_id: str, person: Person, *, seed: int | None = None) -> Outbox:

@@ -28,7 +28,6 @@ import pytest
 
 from cogs.client import ShardedTablehost
 from cogs.delivery import escaped_text
-from host.clock import HOUR
 from host.outbox import Outbox
 from host.store import Store
 from host.table import Person
@@ -39,6 +38,7 @@ from tests.fakediscord.api import DiscordTest
 from tests.fakediscord.payloads import FakeChannel, FakeGuild
 from tests.fakediscord.recorder import CLIENT_HEADER, SentMessage
 from tests.fakediscord.server import FakeDiscord
+from tests.support.clock import Clock
 
 COUNT = 2
 """Shards in these tests: shard 0 and shard 1 of 2."""
@@ -59,20 +59,6 @@ def named(name: str) -> Iterator[None]:
         yield
     finally:
         aiohttp.ClientSession.__init__ = original  # type: ignore[method-assign]
-
-
-class Clock:
-    """A table service's time, moved by the test from the real time at its making."""
-
-    def __init__(self) -> None:
-        self.start = self.now = time.time()
-
-    def __call__(self) -> float:
-        return self.now
-
-    def at(self, hours: float) -> None:
-        """Sets the time ``hours`` after the start."""
-        self.now = self.start + hours * HOUR
 
 
 @dataclass

@@ -68,15 +68,14 @@ MARKED: ContextVar[bool] = ContextVar("marked", default=False)
 class CancelAt:
     """Cancels one task at its ``n``-th await of the database, or of a transaction it began (0 = the first).
 
-    The awaits are SQLite's hops to its thread (each read, each whole transaction) and
-    PostgreSQL's statements.
+    The awaits are the database's ``call``: SQLite's hops to its thread (each read, each whole
+    transaction), PostgreSQL's pool, statements and commits.
     """
 
     def __init__(self, store: Store, n: int) -> None:
-        self.hook = "call" if store.db.dialect == "sqlite" else "statement"
         self.n, self.calls = n, 0
         self.task: asyncio.Task[Any] | None = None
-        self.forward = getattr(store.db, self.hook)
+        self.forward = store.db.call  # type: ignore[attr-defined]
 
     async def __call__(self, step: Any) -> Any:
         if MARKED.get() and self.task is not None:
@@ -103,14 +102,14 @@ async def test_a_move_cancelled_at_any_await_is_wholly_there_or_wholly_absent(
         row = await store.active_game("1")
         mover = ANN if row.version % 2 == 0 else BOB
         cancel = CancelAt(store, n)
-        monkeypatch.setattr(store.db, cancel.hook, cancel)
+        monkeypatch.setattr(store.db, "call", cancel)
         cancel.task = task = asyncio.create_task(cancel.act(tables, "1", mover.id, "add 1", f"c{n}"))
         try:
             await task
             finished = True
         except asyncio.CancelledError:
             finished = False
-        monkeypatch.setattr(store.db, cancel.hook, cancel.forward)
+        monkeypatch.setattr(store.db, "call", cancel.forward)
         await store.db.settled()  # the transaction the cancelled task began, if any, has ended
 
         after = await store.active_game("1")

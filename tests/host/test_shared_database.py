@@ -15,7 +15,6 @@ import signal
 import sys
 import time
 from collections import Counter, defaultdict
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,7 +25,6 @@ from host.clock import ClockSettings
 from host.store import Store
 from host.tables import Tables
 from tests.host.conftest import ANN, BOB
-from tests.support.postgres import PostgresServer
 
 ROOT = Path(__file__).resolve().parents[2]
 HOUR = 3600.0
@@ -84,10 +82,9 @@ async def read_until(run: Run, enough: int, timeout: float = 60.0) -> None:
 
 
 @pytest.fixture
-async def dsn(postgres_server: PostgresServer, tally_registered: type) -> AsyncIterator[str]:
-    target = await postgres_server.create_database()
-    yield target
-    await postgres_server.drop_database(target)
+def dsn(pg_dsn: str, tally_registered: type) -> str:
+    """A fresh PostgreSQL database, with Tally registered in this process (the workers register it too)."""
+    return pg_dsn
 
 
 async def open_games(dsn: str, channels: list[str], *, clock: ClockSettings | None = None,

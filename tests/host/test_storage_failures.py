@@ -30,8 +30,8 @@ async def test_a_full_disk_refuses_the_move_in_one_sentence_and_writes_nothing(
 ) -> None:
     await started_tally(tables, ANN, BOB)
     before = await _state(tables)
-    pages = await tables.store.db.raw(lambda db: db.execute("PRAGMA page_count").fetchone()[0])
-    await tables.store.db.raw(lambda db: db.execute(f"PRAGMA max_page_count = {pages}"))  # the disk is full
+    pages = await tables.store.db.call(lambda db: db.execute("PRAGMA page_count").fetchone()[0])
+    await tables.store.db.call(lambda db: db.execute(f"PRAGMA max_page_count = {pages}"))  # the disk is full
     refusal = None
     for _ in range(40):  # moves until one needs a page the disk no longer has
         try:
@@ -45,7 +45,7 @@ async def test_a_full_disk_refuses_the_move_in_one_sentence_and_writes_nothing(
     assert tables.store.path in caplog.text and "full" in caplog.text  # the admin's log names the file
     stuck = await _state(tables)
     assert stuck[0] == stuck[2] and stuck[0] >= before[0]  # the version and the log agree: nothing half-written
-    await tables.store.db.raw(lambda db: db.execute("PRAGMA max_page_count = 1073741823"))  # space again
+    await tables.store.db.call(lambda db: db.execute("PRAGMA max_page_count = 1073741823"))  # space again
     mover = ANN if stuck[0] % 2 == 0 else BOB
     assert (await tables.act(CHANNEL, mover.id, "add 1")).version == stuck[0] + 1
 
@@ -53,20 +53,20 @@ async def test_a_full_disk_refuses_the_move_in_one_sentence_and_writes_nothing(
 async def test_a_read_only_database_refuses_changes_and_still_shows_the_board(tables: Tables) -> None:
     await started_tally(tables, ANN, BOB)
     before = await _state(tables)
-    await tables.store.db.raw(lambda db: db.execute("PRAGMA query_only = ON"))
+    await tables.store.db.call(lambda db: db.execute("PRAGMA query_only = ON"))
     with pytest.raises(Unavailable, match=r"^I can't save moves right now: the bot's storage is read-only\."):
         await tables.act(CHANNEL, ANN.id, "add 1")
     with pytest.raises(Unavailable, match=r"read-only\. Nothing was changed\."):
         await tables.create(channel_id="other", guild_id="1", game="tally", creator=BOB, options={})
     assert (await tables.table(CHANNEL)).game is not None  # reading still works
-    await tables.store.db.raw(lambda db: db.execute("PRAGMA query_only = OFF"))
+    await tables.store.db.call(lambda db: db.execute("PRAGMA query_only = OFF"))
     assert await _state(tables) == before and await tables.store.active_game("other") is None
     assert (await tables.act(CHANNEL, ANN.id, "add 1")).version == 1
 
 
 async def test_a_database_locked_by_another_program_is_refused_not_crashed(tables: Tables) -> None:
     await started_tally(tables, ANN, BOB)
-    await tables.store.db.raw(lambda db: db.execute("PRAGMA busy_timeout = 50"))
+    await tables.store.db.call(lambda db: db.execute("PRAGMA busy_timeout = 50"))
     other = sqlite3.connect(tables.store.path, isolation_level=None)
     other.execute("BEGIN IMMEDIATE")
     try:

@@ -6,31 +6,18 @@ import asyncio
 
 import pytest
 
-from host.clock import HOUR, ClockSettings
+from host.clock import ClockSettings
 from host.outbox import Outbox
 from host.store import Status, Store
 from host.tables import Person, Refusal, Tables
 from host.timekeeper import Timekeeper
 from tests.host.conftest import ANN, BOB, CHANNEL
+from tests.support.clock import Clock
 
 BACKENDS = ("sqlite", "postgres")
 """Every test here runs on a SQLite file and on a PostgreSQL database (tests/host/conftest.py)."""
 
 START = 1_700_000_000.0
-
-
-class Clock:
-    """The service's time, moved by the test."""
-
-    def __init__(self) -> None:
-        self.now = START
-
-    def __call__(self) -> float:
-        return self.now
-
-    def at(self, hours: float) -> None:
-        """Sets the time to ``hours`` after the start."""
-        self.now = START + hours * HOUR
 
 
 async def opened(db_path: str, clock: Clock) -> tuple[Store, Tables, Timekeeper]:
@@ -52,7 +39,7 @@ def texts(outs: list[Outbox]) -> list[str]:
 
 @pytest.fixture
 def clock() -> Clock:
-    return Clock()
+    return Clock(START)
 
 
 @pytest.fixture

@@ -18,6 +18,7 @@ from host.tables import Table, Tables
 from tests.discord.tablehost.helpers import pictures, said
 from tests.fakediscord.api import DiscordTest
 from tests.fakediscord.recorder import SentMessage
+from tests.support.clock import Clock
 
 SCENARIO: dict[str, Any] = {
     "battlefield": {"preset": "crossroads"},
@@ -44,16 +45,6 @@ SCENARIO: dict[str, Any] = {
 """Ann (p1) and Bob (p2) on the crossroads, with the terrain replaced by one barricade."""
 
 USERS = {"Ann": "ann", "Bob": "bob"}
-
-
-class Clock:
-    """The table service's clock, moved by hand."""
-
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 async def order(dt: DiscordTest, user: str, *path: str, **options: Any) -> str:
@@ -91,7 +82,7 @@ async def table_of(tables: Tables, dt: DiscordTest) -> Table:
 
 async def test_two_full_rounds_through_commands_and_buttons(discord_test: DiscordTest, tables: Tables) -> None:
     dt = discord_test
-    clock = Clock()
+    clock = Clock(1_000_000.0)
     tables.clock = clock
     channel = dt.channel("general")
     # A scenario is no /nexo new option: the table is opened through the service, then announced

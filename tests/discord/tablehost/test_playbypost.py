@@ -3,25 +3,12 @@
 from __future__ import annotations
 
 from cogs.client import Tablehost
-from host.clock import HOUR
 from host.tables import Tables
 from tests.discord.tablehost.helpers import open_tally, said
 from tests.fakediscord.api import DiscordTest
+from tests.support.clock import Clock
 
 START = 1_800_000_000.0
-
-
-class Clock:
-    """The table service's time, moved by the test (the bot's own timekeeper loop never sees it due)."""
-
-    def __init__(self) -> None:
-        self.now = START
-
-    def __call__(self) -> float:
-        return self.now
-
-    def at(self, hours: float) -> None:
-        self.now = START + hours * HOUR
 
 
 def bot_of(dt: DiscordTest) -> Tablehost:
@@ -33,7 +20,7 @@ async def test_a_reminder_pings_in_the_channel_and_dms_a_link_once_per_window(
     discord_test: DiscordTest, tables: Tables
 ) -> None:
     dt = discord_test
-    clock = Clock()
+    clock = Clock(START)
     tables.clock = clock
     await open_tally(dt, "ann", "bob")
     ann = dt.user("ann").id
@@ -56,7 +43,7 @@ async def test_a_timeout_plays_the_skip_on_the_board_and_pings_the_next_player(
     discord_test: DiscordTest, tables: Tables
 ) -> None:
     dt = discord_test
-    clock = Clock()
+    clock = Clock(START)
     tables.clock = clock
     await open_tally(dt, "ann", "bob")
     clock.at(72)
@@ -71,7 +58,7 @@ async def test_a_timeout_plays_the_skip_on_the_board_and_pings_the_next_player(
 
 async def test_reminder_dms_can_be_turned_off_and_the_ping_stays(discord_test: DiscordTest, tables: Tables) -> None:
     dt = discord_test
-    clock = Clock()
+    clock = Clock(START)
     tables.clock = clock
     answer = await dt.slash("game", "notify", user="ann", reminders=False)
     assert "No more reminder DMs" in answer.content
@@ -84,7 +71,7 @@ async def test_reminder_dms_can_be_turned_off_and_the_ping_stays(discord_test: D
 
 async def test_the_creator_sets_the_clock_and_bad_values_are_refused(discord_test: DiscordTest, tables: Tables) -> None:
     dt = discord_test
-    tables.clock = Clock()
+    tables.clock = Clock(START)
     await open_tally(dt, "ann", "bob")
     refused = await dt.slash("game", "clock", user="ann", with_options={"timeout": "soon"})
     assert "timeout: I can't read 'soon'" in refused.content
@@ -100,7 +87,7 @@ async def test_a_player_asks_to_pause_and_the_creator_agrees_with_the_button(
     discord_test: DiscordTest, tables: Tables
 ) -> None:
     dt = discord_test
-    clock = Clock()
+    clock = Clock(START)
     tables.clock = clock
     await open_tally(dt, "ann", "bob")
     asked = await dt.slash("game", "pause", user="bob")
@@ -133,7 +120,7 @@ async def test_game_mine_lists_every_game_in_two_servers_waiting_ones_first_also
     discord_test: DiscordTest, tables: Tables
 ) -> None:
     dt = discord_test
-    clock = Clock()
+    clock = Clock(START)
     tables.clock = clock
     second = await dt.fake.join_guild("Second", channels=["lounge", "den"])
     lounge, den = dt.channel("lounge", guild=second), dt.channel("den", guild=second)
@@ -157,7 +144,7 @@ async def test_game_mine_lists_every_game_in_two_servers_waiting_ones_first_also
 
 async def test_the_bot_s_own_timekeeper_wakes_for_a_deadline(discord_test: DiscordTest, tables: Tables) -> None:
     dt = discord_test
-    clock = Clock()
+    clock = Clock(START)
     tables.clock = clock
     await open_tally(dt, "ann", "bob")
     before = len(dt.messages("general"))

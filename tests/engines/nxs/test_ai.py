@@ -47,6 +47,13 @@ def quick(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(ai, "HARD_BUDGET", 0.1)
 
 
+@pytest.fixture
+def exact(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hard search bounded by depth, not by the clock: two asks give one answer, however loaded the machine."""
+    monkeypatch.setattr(ai, "HARD_BUDGET", 60.0)
+    monkeypatch.setattr(ai, "MAX_DEPTH", 2)
+
+
 # -- the fast board agrees with the engine ---------------------------------------------
 
 
@@ -94,7 +101,7 @@ def test_resign_only_when_nothing_else_is_legal() -> None:
         assert ai.choose(view, ["resign"], ANN, level, random.Random(0)) == "resign"
 
 
-@pytest.mark.usefixtures("quick")
+@pytest.mark.usefixtures("exact")
 def test_same_seed_same_move() -> None:
     for g in positions(8, seed=21):
         for level in core_ai.LEVELS:
@@ -104,7 +111,7 @@ def test_same_seed_same_move() -> None:
 # -- the bot sees the view only --------------------------------------------------------
 
 
-@pytest.mark.usefixtures("quick")
+@pytest.mark.usefixtures("exact")
 def test_the_policy_reads_only_what_it_needs_of_the_view() -> None:
     """Keys the position does not depend on may go or change, a private key may be added: same move."""
     for k, g in enumerate(positions(10, seed=8)):

@@ -226,6 +226,10 @@ class RequestRecord:
     """Discord's JSON error code of a refused request (50035, 50006, 40060...), else None."""
     client: str | None = field(default_factory=current_client.get)
     """The bot process that sent it (its ``CLIENT_HEADER``), if it named itself."""
+    body: Any = None
+    """The JSON body (``payload_json`` of a multipart request) when the route read one, else None."""
+    files: tuple[SentFile, ...] = ()
+    """The files it uploaded, in order."""
 
 
 @dataclass(frozen=True)

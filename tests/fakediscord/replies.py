@@ -26,6 +26,8 @@ def reply(data: Any, *, status: int = 200, headers: dict[str, str] | None = None
 
 BODY_KEY: web.RequestKey[Any] = web.RequestKey("fake_discord_body", object)
 """Where ``read_body`` keeps a request's JSON body (so a refusal can be recorded with it)."""
+FILES_KEY: web.RequestKey[Any] = web.RequestKey("fake_discord_files", object)
+"""Where ``read_body`` keeps a multipart request's uploaded files (the recorder keeps their digests)."""
 
 
 def error(status: int, message: str, code: int = 0, errors: Json | None = None) -> web.Response:
@@ -54,8 +56,9 @@ async def read_body(request: web.Request) -> tuple[Json, list[SentFile]]:
             if found and isinstance(value, web.FileField):
                 data = value.file.read()
                 indexed.append((int(found[1]), SentFile(value.filename, data, value.content_type)))
-        request[BODY_KEY] = body
-        return body, [f for _, f in sorted(indexed, key=lambda pair: pair[0])]
+        files = [f for _, f in sorted(indexed, key=lambda pair: pair[0])]
+        request[BODY_KEY], request[FILES_KEY] = body, files
+        return body, files
     if not request.can_read_body:
         return {}, []
     return await read_json(request), []

@@ -16,7 +16,7 @@ from tests.fakediscord import interactions, limits
 from tests.fakediscord import messages as msgs
 from tests.fakediscord.faults import POLL, HeldRequest
 from tests.fakediscord.recorder import CLIENT_HEADER, Refusal, RequestRecord, current_client
-from tests.fakediscord.replies import BODY_KEY, FAKE_KEY, PREFIX_KEY, error, read_body, read_json, reply
+from tests.fakediscord.replies import BODY_KEY, FAKE_KEY, FILES_KEY, PREFIX_KEY, error, read_body, read_json, reply
 
 if TYPE_CHECKING:
     from tests.fakediscord.server import FakeDiscord
@@ -86,9 +86,10 @@ async def _serve(fake: FakeDiscord, request: web.Request, handler: Any) -> web.S
             elif response.status in REFUSED:
                 _record_refusal(fake, request, route, response)
     code = _error_code(response) if response.status >= 400 else None
+    files = tuple(request.get(FILES_KEY) or ())
     fake.recorder.requests.append(RequestRecord(
         request.method, request.path, route or f"{request.method} ?", response.status, started,
-        time.monotonic() - started, code,
+        time.monotonic() - started, code, body=request.get(BODY_KEY), files=files,
     ))
     return response
 

@@ -29,12 +29,18 @@ NO_TOKEN = (
 async def run_bot(*, sync: bool) -> int:
     """Runs the bot until it is closed or signalled; the store is closed cleanly after the last move."""
     from cogs.client import COGS, make_bot
+    from engines.core.registry import KITS, RegistryError
     from host.config import Config
     from host.store import Store, StoreError
     from host.tables import Tables
 
     config = Config.from_env()
     assert config.token is not None
+    try:  # the games, from their entry points: a broken game package stops the start, named
+        logging.getLogger(__name__).info("games: %s", ", ".join(KITS) or "none")
+    except RegistryError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
     try:
         store = await Store.open(config.db_path)
     except StoreError as err:  # names the file and the cause: unwritable, full, locked, newer schema

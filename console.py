@@ -31,10 +31,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from engines import GAMES, GameError
+from engines import GAMES, KITS, GameError
 from engines.core import Event, Game, is_public
 from engines.core.words import plural
-from engines.xisk.hand import describe_hand
 from host.export import Export, ExportError, Move, load_export
 from host.fairness import commitment, digest
 from host.options import parse_options
@@ -173,10 +172,10 @@ def game_over(winners: list[str]) -> str:
 
 
 def describe_secret(game: str, secret: dict[str, object]) -> str:
-    """Returns a player's private part as a player reads it (a XISK hand by suit, with its sets)."""
-    hand = secret.get("hand")
-    if game == "xisk" and isinstance(hand, list):
-        return describe_hand([str(c) for c in hand])
+    """Returns a player's private part as a player reads it (its kit's words, e.g. a XISK hand by suit)."""
+    kit = KITS.get(game)
+    if kit is not None and kit.describe_secret is not None:
+        return kit.describe_secret(secret)
     return "\n".join(f"{k}: {v}" for k, v in secret.items()) or "Nothing hidden."
 
 

@@ -2,7 +2,7 @@
 """Sets up a local virtual environment and runs the bot or the tests.
 
     python3 tasks.py run [bot.py arguments]   # set up, then run the bot
-    python3 tasks.py test [pytest arguments]  # set up, then lint, type-check and run every test (on every core)
+    python3 tasks.py test [pytest arguments]  # set up, then lint, type-check, check the layers, run every test
 
 Only the Python standard library is used here, so this works on a fresh machine
 with nothing but Python and access to the package registry. Packages are
@@ -41,8 +41,15 @@ def _requirements_digest(files: list[Path]) -> str:
 
 
 def ensure_venv(*, dev: bool) -> None:
-    """Creates ``.venv`` and installs the requirements when they are missing or changed."""
-    files = [ROOT / "requirements.txt"] + ([ROOT / "requirements-dev.txt"] if dev else [])
+    """Creates ``.venv`` and installs the requirements when they are missing or changed.
+
+    The requirements install the project itself (and, for tests, the test game's package) in
+    editable mode, so their ``pyproject.toml`` files count as requirements too: a changed entry
+    point is installed again.
+    """
+    files = [ROOT / "requirements.txt", ROOT / "pyproject.toml"]
+    if dev:
+        files += [ROOT / "requirements-dev.txt", *sorted((ROOT / "tests" / "games").glob("*/pyproject.toml"))]
     wanted = _requirements_digest(files)
     if not PYTHON.exists():
         print("tasks: creating .venv", flush=True)
@@ -52,10 +59,11 @@ def ensure_venv(*, dev: bool) -> None:
     print("tasks: installing requirements", flush=True)
     cmd = [str(PYTHON), "-m", "pip", "install", "--disable-pip-version-check", "-q"]
     for f in files:
-        cmd += ["-r", str(f)]
+        if f.name.startswith("requirements"):
+            cmd += ["-r", str(f)]
     subprocess.run(cmd, check=True)
     known = STAMP.read_text().split() if STAMP.exists() else []
-    covered = [wanted, _requirements_digest(files[:1])]  # the test set includes the runtime set
+    covered = [wanted, _requirements_digest(files[:2])]  # the test set includes the runtime set
     STAMP.write_text("\n".join(dict.fromkeys([*known, *covered])) + "\n")
 
 
@@ -107,6 +115,24 @@ def ensure_postgres() -> bool:
     return False
 
 
+CHECKS: tuple[tuple[str, list[str]], ...] = (
+    ("ruff", ["-m", "ruff", "check", "."]),
+    ("mypy", ["-m", "mypy"]),
+    ("import-linter", ["-c", "import sys; from importlinter.cli import lint_imports_command as lint;"
+                       " sys.exit(lint())", "--no-cache"]),  # the layers of pyproject.toml
+)
+"""What ``test`` runs before pytest, in order; the first that finds a problem stops the run."""
+
+
+def check(name: str, args: list[str], *, root: Path = ROOT) -> int:
+    """Runs one of :data:`CHECKS` in ``root`` with the project's Python; returns its exit status."""
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    status = subprocess.call([str(PYTHON), *args], cwd=root, env=env)
+    if status != 0:
+        print(f"tasks: {name} found problems (see above)", file=sys.stderr)
+    return status
+
+
 def main(argv: list[str]) -> int:
     """Runs ``run`` or ``test``; returns the exit status."""
     if not argv or argv[0] not in {"run", "test"}:
@@ -119,10 +145,9 @@ def main(argv: list[str]) -> int:
         ensure_venv(dev=False)
         return subprocess.call([str(PYTHON), "bot.py", *rest])
     ensure_venv(dev=True)
-    for name, check in (("ruff", ["ruff", "check", "."]), ("mypy", ["mypy"])):
-        status = subprocess.call([str(PYTHON), "-m", *check])
+    for name, args in CHECKS:
+        status = check(name, args)
         if status != 0:
-            print(f"tasks: {name} found problems (see above)", file=sys.stderr)
             return status
     env = dict(os.environ)
     if ensure_postgres():

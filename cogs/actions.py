@@ -1,7 +1,8 @@
 """What every command does once it has its move or lobby action: defer, call host/, deliver, answer.
 
-Shared by the ``/game`` cog, each game's cog and the buttons: results go to the
-channel, refusals and confirmations stay with the caller.
+Shared by the ``/game`` cog and each game's cog; the buttons reach :func:`play_move` through
+the bot (:meth:`cogs.client.Tablehost.play_move`), which the ``/game`` cog points here.
+Results go to the channel, refusals and confirmations stay with the caller.
 """
 
 from __future__ import annotations
@@ -13,33 +14,17 @@ import discord
 
 from cogs.buttons import confirm_view, confirmation
 from cogs.client import Tablehost, refusal
-from engines import GAMES, GameError
+from cogs.replies import JUMP, begin, channel_of, deliver, deliver_done, person
+from cogs.surface import title_of
+from engines import KITS, GameError
 from host.clock import ClockSettings
 from host.deliverer import Unreachable
-from host.outbox import Outbox
 from host.store import Status
-from host.tables import NoGame, Person, Stale
+from host.tables import NoGame, Stale
 
 log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Tablehost]
-
-
-def person(interaction: Interaction) -> Person:
-    """Returns the caller as a table person."""
-    return Person(str(interaction.user.id), interaction.user.display_name)
-
-
-async def begin(interaction: Interaction) -> None:
-    """Acknowledges at once, privately: refusals stay with the caller, results go to the channel."""
-    await interaction.response.defer(ephemeral=True, thinking=True)
-
-
-def channel_of(interaction: Interaction) -> discord.abc.Messageable:
-    """Returns the channel the interaction came from."""
-    channel = interaction.channel
-    assert channel is not None and isinstance(channel, discord.abc.Messageable)
-    return channel
 
 
 async def open_table(
@@ -61,7 +46,8 @@ async def open_table(
         await interaction.followup.send("Games are played in a server channel, not in DMs.", ephemeral=True)
         return
     bot = interaction.client
-    cls = GAMES.get(game)
+    kit = KITS.get(game)
+    cls = kit.engine if kit is not None else None
     note = ""
     channel_id = str(interaction.channel_id)
     try:
@@ -108,40 +94,12 @@ async def game_thread(interaction: Interaction, title: str) -> discord.Thread | 
         return None
 
 
-async def deliver_done(interaction: Interaction, out: Outbox) -> None:
-    """Delivers a committed lobby change and says "Done." (never "try again": it happened)."""
-    try:
-        await deliver(interaction, out)
-    except Exception:
-        log.warning("table change in game %s committed; its announcement is left to the retries", out.game_id,
-                    exc_info=True)
-        await interaction.followup.send(
-            "Done, but I could not post it in the channel yet; I'll keep trying. `/game board` shows the table.",
-            ephemeral=True,
-        )
-        return
-    await interaction.followup.send("Done.", ephemeral=True)
-
-
-async def deliver(interaction: Interaction, out: Outbox) -> None:
-    """Sends a committed change's announcement now; on failure it stays stored and is retried."""
-    bot = interaction.client
-    try:
-        await bot.deliverer.deliver(out)
-    except BaseException:
-        bot.deliverer.kick()
-        raise
-
-
 async def live_link(interaction: Interaction, game_id: int) -> str:
     """Returns " (<jump link>)" to a game's live board, or "" when it has none yet."""
     board = await interaction.client.tables.store.board(game_id)
     if board is None or interaction.guild_id is None:
         return ""
     return f" ({JUMP.format(interaction.guild_id, interaction.channel_id, board.message_id)})"
-
-
-JUMP = "https://discord.com/channels/{}/{}/{}"
 
 
 async def elsewhere(interaction: Interaction, err: GameError) -> str:
@@ -153,7 +111,7 @@ async def elsewhere(interaction: Interaction, err: GameError) -> str:
              if g.channel_id != str(interaction.channel_id)]
     if not games:
         return text
-    links = ", ".join(f"{GAMES[g.game].TITLE if g.game in GAMES else g.game} in <#{g.channel_id}>" for g in games[:5])
+    links = ", ".join(f"{title_of(g.game)} in <#{g.channel_id}>" for g in games[:5])
     return f"{text} Your games: {links}."
 
 
@@ -258,3 +216,7 @@ async def play_move(
         )
         return
     await interaction.followup.send(f"Played `{out.move}`.", ephemeral=True)
+
+
+__all__ = ["JUMP", "Interaction", "begin", "channel_of", "deliver", "deliver_done", "open_table", "person",
+           "play_move"]

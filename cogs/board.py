@@ -8,7 +8,7 @@ so far (trimmed from the top with "…"). When the players to act change, a new 
 pings them and opens with a one-line summary of the turn that ended, and the previous
 board loses its buttons, however its last move was made.
 
-A game may make a board last longer than one set of players to act (``TURN_KEYS``):
+A game may make a board last longer than one set of players to act (its surface's ``turn_key``):
 a Nexohominis board lasts a phase, its alternating activations edited in. Then a change
 of player within it pings no one who is at the table; a player who is away (see
 :attr:`~host.outbox.Outbox.away`) gets a new board and a ping, as at a turn's start.
@@ -26,14 +26,14 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from cogs import spectate
 from cogs.buttons import quick_view
-from cogs.records import rematch_view
+from cogs.prompts import rematch_view
+from cogs.surface import surface_of
 from host.outbox import Outbox
 from host.store import Board
 from host.tables import Table
@@ -49,33 +49,9 @@ RECAP_LIMIT = 3500
 SUMMARY_LIMIT = 300
 """Characters of the one-line summary of the last turn."""
 
-TurnKey = Callable[[Outbox], tuple[str, ...]]
-TURN_KEYS: dict[str, TurnKey] = {}
-"""Game name → what one board lasts for, from an announcement (default: while the same players must act)."""
-
-TitleFormatter = Callable[[str, dict[str, Any]], str]
-BOARD_TITLES: dict[str, TitleFormatter] = {}
-"""Game name → function of (game title, public view) giving the board's title (default below)."""
-
-
-def default_title(title: str, view: dict[str, Any]) -> str:
-    """Returns "XISK · turn 3 · attack phase" from a view's ``turn_number`` and ``phase`` when it has them.
-
-    >>> default_title("XISK", {"turn_number": 3, "phase": "attack"}), default_title("Tally", {})
-    ('XISK · turn 3 · attack phase', 'Tally')
-    """
-    parts = [title]
-    if isinstance(view.get("turn_number"), int) and view["turn_number"] > 0:
-        parts.append(f"turn {view['turn_number']}")
-    if isinstance(view.get("phase"), str):
-        parts.append(f"{view['phase']} phase")
-    return " · ".join(parts)[:256]
-
-
 def turn_key(out: Outbox) -> tuple[str, ...]:
-    """Returns what the announcement's board is for: its game's TURN_KEYS entry, else who must act."""
-    key = TURN_KEYS.get(out.game)
-    return key(out) if key is not None else tuple(out.to_act)
+    """Returns what the announcement's board is for: its game surface's turn key, else who must act."""
+    return surface_of(out.game).board_key(out)
 
 
 def trimmed(lines: list[str], limit: int) -> str:
@@ -175,7 +151,7 @@ def _embed(bot: Tablehost, out: Outbox, table: Table | None, recap: tuple[str, .
     title = table.title if table else out.game.upper()
     view = out.view or {}
     embed = discord.Embed(
-        title=BOARD_TITLES.get(out.game, default_title)(title, view),
+        title=surface_of(out.game).title(title, view),
         description=trimmed(list(recap), RECAP_LIMIT) or None,
         colour=colour(out),
     )

@@ -11,43 +11,26 @@ written as ``+`` (letters, digits and ``+-_.,``; at most 80 characters, and
 reloads the game from the store. A click on a game that is no longer running
 answers "this game has ended", and one on an older position "this button is out
 of date"; both reply ephemerally and remove the buttons from that message.
+
+A UI piece (see :mod:`cogs`): a click plays its move through the bot
+(:meth:`~cogs.client.Tablehost.play_move`), never by importing a command module.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
-from host.tables import Table
-
-if TYPE_CHECKING:
-    from cogs.client import Tablehost
+from cogs.client import Tablehost, apologise
+from cogs.surface import GIVE_UP, MAX_BUTTONS, default_quick_moves, gives_up, surface_of
+from host.table import Table
 
 TEMPLATE = r"th1:(?P<game_id>[0-9]{1,18}):(?P<version>[0-9]{1,9}):(?P<move>[A-Za-z0-9+\-_.,]{1,80})"
-MAX_BUTTONS = 5
 
-QuickMoves = Callable[[Table, str], list[tuple[str, str]]]
-QUICK_MOVES: dict[str, QuickMoves] = {}
-"""Game name → function giving (label, move) buttons for the player to act; default below."""
-
-
-GIVE_UP = frozenset({"concede", "resign", "scrap", "abort"})
-"""First words of moves that give something up for good: never a quick button, always confirmed."""
 ENDS = frozenset({"end", "pass"})
 """First words of moves that end a turn or phase: confirmed when other moves are still legal."""
-
-
-def gives_up(move: str) -> bool:
-    """Tells whether a move gives something up for good (resign, concede, scrap a piece).
-
-    >>> gives_up("scrap b1"), gives_up("Resign"), gives_up("attack alaska kamchatka")
-    (True, True, False)
-    """
-    words = move.split()
-    return bool(words) and words[0].lower() in GIVE_UP
 
 
 def confirmation(table: Table, player: str, move: str) -> str | None:
@@ -65,19 +48,6 @@ def confirmation(table: Table, player: str, move: str) -> str | None:
     if not others:
         return None
     return f"`{words[0].lower()}` now? You could still make {len(others)} other move{'s' if len(others) != 1 else ''}."
-
-
-def default_quick_moves(table: Table, player: str) -> list[tuple[str, str]]:
-    """Returns every legal move (but giving up) as a button when there are few of them, else none.
-
-    A game with secrets gets none: a button is public, and its move may name a hidden
-    card (``redeem AS JS 6S``). Such a game's cog registers buttons of its own in QUICK_MOVES.
-    """
-    assert table.game is not None
-    if table.game.HAS_SECRETS:
-        return []
-    legal = [m for m in table.game.legal_moves(player) if not gives_up(m)]
-    return [(m.capitalize(), m) for m in legal] if len(legal) <= MAX_BUTTONS else []
 
 
 def custom_id(game_id: int, version: int, move: str) -> str:
@@ -113,11 +83,8 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLA
 
     async def callback(self, interaction: discord.Interaction[Tablehost]) -> None:  # type: ignore[override]
         """Plays the move through the same path as a slash command."""
-        from cogs.actions import play_move
-        from cogs.client import apologise
-
         try:
-            await play_move(interaction, self.move, button=(self.game_id, self.version))
+            await interaction.client.play_move(interaction, self.move, button=(self.game_id, self.version))
         except Exception as err:  # a view's errors do not reach the command tree
             await apologise(interaction, err)
 
@@ -147,11 +114,9 @@ class ConfirmButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CON
 
     async def callback(self, interaction: discord.Interaction[Tablehost]) -> None:  # type: ignore[override]
         """Plays the confirmed move, if the game is still where it was asked."""
-        from cogs.actions import play_move
-        from cogs.client import apologise
-
         try:
-            await play_move(interaction, self.move, button=(self.game_id, self.version), confirmed=True)
+            await interaction.client.play_move(interaction, self.move, button=(self.game_id, self.version),
+                                               confirmed=True)
         except Exception as err:
             await apologise(interaction, err)
 
@@ -173,10 +138,6 @@ class CancelButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"th
         """Replaces the question with "Nothing was played."."""
         await interaction.response.edit_message(content="Cancelled: nothing was played.", view=None)
 
-
-MovePicker = Callable[[Table, str], list[tuple[str, str]]]
-HAND_MOVES: dict[str, MovePicker] = {}
-"""Game name → (label, move) choices that ``/game hand`` offers in a select menu (e.g. XISK's redeems)."""
 
 PICK_TEMPLATE = r"th1p:(?P<game_id>[0-9]{1,18}):(?P<version>[0-9]{1,9})"
 
@@ -204,20 +165,17 @@ class MoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=PICK_T
 
     async def callback(self, interaction: discord.Interaction[Tablehost]) -> None:  # type: ignore[override]
         """Plays the chosen move through the same path as a button."""
-        from cogs.actions import play_move
-        from cogs.client import apologise
-
         values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
         try:
-            await play_move(interaction, str(values[0]) if values else "", button=(self.game_id, self.version))
+            await interaction.client.play_move(interaction, str(values[0]) if values else "",
+                                               button=(self.game_id, self.version))
         except Exception as err:
             await apologise(interaction, err)
 
 
 def hand_view(table: Table, player: str) -> tuple[discord.ui.View | None, int]:
     """Returns the select menu of ``/game hand`` (None when there is nothing to choose) and how many choices exist."""
-    picker = HAND_MOVES.get(table.row.game)
-    choices = picker(table, player) if picker and table.game is not None else []
+    choices = surface_of(table.row.game).hand_choices(table, player) if table.game is not None else []
     if not choices:
         return None, 0
     view = discord.ui.View(timeout=None)
@@ -241,7 +199,7 @@ def quick_view(table: Table) -> discord.ui.View | None:
     if table.game is None or len(table.game.to_act()) != 1:
         return None
     player = table.game.to_act()[0]
-    moves = QUICK_MOVES.get(table.row.game, default_quick_moves)(table, player)[:MAX_BUTTONS]
+    moves = surface_of(table.row.game).buttons(table, player)[:MAX_BUTTONS]
     version = table.row.version
     moves = [  # a button whose id the template cannot read would never be answered
         (label, move)
@@ -254,3 +212,8 @@ def quick_view(table: Table) -> discord.ui.View | None:
     for label, move in moves:
         view.add_item(MoveButton(table.row.id, version, move, label=label))
     return view
+
+
+__all__ = ["ENDS", "GIVE_UP", "MAX_BUTTONS", "CancelButton", "ConfirmButton", "MoveButton", "MoveSelect",
+           "confirm_view", "confirmation", "custom_id", "default_quick_moves", "gives_up", "hand_view",
+           "quick_view"]

@@ -1,18 +1,28 @@
-"""The Discord client: owns the table service and the picture workers, loads the cogs."""
+"""The Discord client: owns the table service and the picture workers, loads the cogs.
+
+This is the bottom of ``cogs/`` (see :mod:`cogs`): it imports no cog. Each cog registers
+its own buttons and hooks when it loads: the delivery cog installs :attr:`Tablehost.announcer`,
+the ``/game`` cog installs :attr:`Tablehost.mover` and the buttons, and each game's command
+group comes from its kit (:func:`cogs.surface.surface_of`).
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.surface import surface_of
+from engines import GameError
+from engines.core.registry import KITS
 from host.bots import Bots
-from host.deliverer import Deliverer
+from host.deliverer import Deliverer, Unreachable
 from host.outbox import Outbox
 from host.ratings import Ratings
 from host.spectators import Spectators
@@ -26,8 +36,13 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-COGS: tuple[str, ...] = ("cogs.game", "cogs.xisk", "cogs.nxs", "cogs.nexo")
-"""Extensions loaded at start-up; each game's cog adds itself here."""
+COGS: tuple[str, ...] = ("cogs.delivery", "cogs.game")
+"""The shared extensions loaded at start-up; each game's own command group comes from its kit."""
+
+Announcer = Callable[["Tablehost", Outbox, bool], Awaitable[None]]
+"""``announce(bot, announcement, late)``: delivers one stored announcement on Discord."""
+Mover = Callable[..., Awaitable[None]]
+"""``play_move(interaction, move, *, button=None, game=None, confirmed=False)``: plays a caller's move."""
 
 
 MAX_REPLY = 1900
@@ -57,8 +72,6 @@ APOLOGY = "Something went wrong on our side. `/game board` shows the game as it 
 
 async def apologise(interaction: discord.Interaction[Any], error: BaseException) -> None:
     """Logs an unexpected error with its trace and tells the caller briefly, privately."""
-    from engines import GameError
-
     if isinstance(error, discord.HTTPException) and error.code == ALREADY_ACKNOWLEDGED:
         log.info("interaction %s arrived twice; the first delivery answered it", interaction.id)
         return
@@ -82,16 +95,6 @@ class Tree(app_commands.CommandTree):
     async def on_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:
         """Answers privately: the engine's sentence for a refusal, an apology for a bug."""
         await apologise(interaction, getattr(error, "original", error))
-
-
-def check_rules() -> None:
-    """Reads every game's rules summary once; raises ValueError naming a malformed file."""
-    from cogs.rules import RULES, pages
-    from engines import GAMES
-
-    for name in GAMES:
-        if (RULES / f"{name}.md").is_file():
-            pages(name)
 
 
 class Tablehost(commands.Bot):
@@ -134,19 +137,19 @@ class Tablehost(commands.Bot):
         self._sync_guild = sync_guild
         self._sync = sync
         self._extensions = extensions
+        self.announcer: Announcer | None = None
+        """Delivers an announcement on Discord; installed by the delivery cog (:mod:`cogs.delivery`)."""
+        self.mover: Mover | None = None
+        """Plays a caller's move; installed by the ``/game`` cog (:func:`cogs.actions.play_move`)."""
 
     async def setup_hook(self) -> None:
-        """Loads every cog and registers buttons; syncs commands when asked to."""
-        from cogs.buttons import CancelButton, ConfirmButton, MoveButton, MoveSelect
-        from cogs.game import AbortButton
-        from cogs.playbypost import VoteButton
-        from cogs.records import RematchButton
-
-        self.add_dynamic_items(MoveButton, ConfirmButton, CancelButton, AbortButton, MoveSelect, VoteButton,
-                               RematchButton)
+        """Loads the shared cogs, then each offered game's command group; syncs commands when asked to."""
         for ext in self._extensions:
             await self.load_extension(ext)
-        check_rules()  # a malformed rules file stops the start, naming the file
+        for name in KITS:
+            group = surface_of(name).commands
+            if group is not None:
+                await self.add_cog(group(self))  # type: ignore[call-arg]
         await self.ratings.sweep()  # games that ended while their ratings were not recorded
         if self._sync:
             await self.sync_commands()
@@ -167,11 +170,17 @@ class Tablehost(commands.Bot):
         async with self._render_slots:
             return await asyncio.to_thread(render, game, view, title=title, **marks)
 
-    async def announce(self, out: Outbox, late: bool) -> None:
-        """Delivers one stored announcement on Discord (the deliverer calls this)."""
-        from cogs.delivery import announce
+    async def play_move(self, interaction: discord.Interaction[Any], move: str, **how: Any) -> None:
+        """Plays a caller's move through the installed :attr:`mover` (buttons and menus call this)."""
+        if self.mover is None:
+            raise GameError("Moves can't be played right now: the bot is still starting. Try again in a moment.")
+        await self.mover(interaction, move, **how)
 
-        await announce(self, out, late)
+    async def announce(self, out: Outbox, late: bool) -> None:
+        """Delivers one stored announcement on Discord (the deliverer calls this) through :attr:`announcer`."""
+        if self.announcer is None:  # not loaded yet: the announcement stays stored and is retried
+            raise Unreachable("the delivery cog is not loaded yet")
+        await self.announcer(self, out, late)
         if out.finished and out.game_id:  # idempotent; the sweep at start catches any missed
             try:
                 await self.ratings.record(out.game_id)

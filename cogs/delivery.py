@@ -7,37 +7,50 @@ change is a plain post, and secrets go only by DM (:mod:`cogs.hands`).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
 
 import aiohttp
 import discord
+from discord.ext import commands
 
 from cogs import board, spectate
+from cogs.client import Tablehost
 from cogs.hands import send_hands
 from cogs.reminders import send_reminders
 from cogs.replay import start_post
+from cogs.surface import surface_of
 from host.deliverer import Unreachable
 from host.outbox import Outbox
 from host.tables import Refusal, Table
-
-if TYPE_CHECKING:
-    from cogs.client import Tablehost
 
 log = logging.getLogger(__name__)
 
 LIMIT = 1900  # below Discord's 2,000 characters, leaving room for the mention line
 
-EventFormatter = Callable[[dict[str, Any]], str]
-EVENT_FORMATTERS: dict[str, EventFormatter] = {}
-"""Game name → function that writes a public event as a channel line (default: its ``text``)."""
+
+class Delivery(commands.Cog):
+    """The cog that delivers: it makes :func:`announce` the bot's announcer while it is loaded."""
+
+    def __init__(self, bot: Tablehost) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        """Installs :func:`announce` as the bot's announcer."""
+        self.bot.announcer = announce
+
+    async def cog_unload(self) -> None:
+        """Takes the announcer back: announcements stay stored until another is installed."""
+        self.bot.announcer = None
+
+
+async def setup(bot: Tablehost) -> None:
+    """Adds the delivery cog (discord.py extension entry point)."""
+    await bot.add_cog(Delivery(bot))
 
 
 def public_text(out: Outbox) -> str:
-    """Returns the channel text of an outbox, each event written by its game's formatter."""
-    formatter = EVENT_FORMATTERS.get(out.game)
-    events = [formatter(e) if formatter else e["text"] for e in out.events]
-    return "\n".join([*out.lines, *events])
+    """Returns the channel text of an outbox, each event written by its game's surface."""
+    surface = surface_of(out.game)
+    return "\n".join([*out.lines, *(surface.event_text(e) for e in out.events)])
 
 
 def chunks(text: str, limit: int = LIMIT) -> list[str]:

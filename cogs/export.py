@@ -13,8 +13,8 @@ from typing import Any
 
 import discord
 
-from cogs.actions import Interaction, begin
 from cogs.client import refusal
+from cogs.replies import Interaction, begin
 from engines import GameError
 from host.export import RUNNING, export_game, export_text, file_name
 from host.store import Status, Store

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import io
 import logging
-import re
-from typing import Any, Literal
+from typing import Literal
 
 import discord
 from discord import app_commands
@@ -25,18 +24,19 @@ from cogs.actions import (
     person,
     play_move,
 )
-from cogs.buttons import CancelButton, hand_view
+from cogs.buttons import CancelButton, ConfirmButton, MoveButton, MoveSelect, hand_view
 from cogs.client import Tablehost, refusal
 from cogs.delivery import chunks
 from cogs.export import export as export_file
-from cogs.hands import format_secret
-from cogs.playbypost import CLOCK_DOCS, OnTimeout, clock_settings, mine, notify, set_clock, status, switch
+from cogs.playbypost import CLOCK_DOCS, OnTimeout, clock_settings, mine, notify, set_clock, status
+from cogs.prompts import AbortButton, RematchButton, VoteButton, abort_view, switch
 from cogs.ratings import leaderboard as show_leaderboard
 from cogs.ratings import stats as show_stats
 from cogs.records import history
 from cogs.replay import replay
-from cogs.rules import command_lines, show_rules
-from cogs.spectate import board_table, spectate
+from cogs.rules import check_rules, command_lines, show_rules
+from cogs.spectating import board_table, spectate
+from cogs.surface import surface_of, title_of
 from engines import GAMES, GameError
 from host.options import parse_options
 from host.store import Status
@@ -57,6 +57,19 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     def __init__(self, bot: Tablehost) -> None:
         self.bot = bot
         super().__init__()
+
+    async def cog_load(self) -> None:
+        """Checks every game's rules summary, registers the buttons and points the bot's moves here."""
+        check_rules()  # a malformed rules file stops the start, naming the file
+        self.bot.add_dynamic_items(MoveButton, ConfirmButton, CancelButton, AbortButton, MoveSelect, VoteButton,
+                                   RematchButton)
+        self.bot.mover = play_move
+
+    async def cog_unload(self) -> None:
+        """Takes the buttons and the moves back."""
+        self.bot.remove_dynamic_items(MoveButton, ConfirmButton, CancelButton, AbortButton, MoveSelect, VoteButton,
+                                      RematchButton)
+        self.bot.mover = None
 
     async def interaction_check(self, interaction: Interaction) -> bool:  # type: ignore[override]
         """Refuses, in a DM, the commands that act on a channel's game."""
@@ -197,7 +210,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             await interaction.followup.send("You have no hand here: you are not playing a started game.")
             return
         secret = secret_part(table.game, name)
-        text = format_secret(table.row.game, secret) if secret else "This game has no hidden cards."
+        text = surface_of(table.row.game).secret_text(secret) if secret else "This game has no hidden cards."
         view, count = hand_view(table, name) if table.row.status is Status.RUNNING else (None, 0)
         pieces = chunks(text)
         for piece in pieces[:-1]:
@@ -249,12 +262,9 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
                 "Only the game's creator or someone with Manage Channels can abort it.", ephemeral=True
             )
             return
-        title = GAMES[row.game].TITLE if row.game in GAMES else row.game
-        view = discord.ui.View(timeout=None)
-        view.add_item(AbortButton(row.id))
-        view.add_item(CancelButton())
         await interaction.followup.send(
-            f"Abort the {title} game for everyone? It cannot be taken back.", view=view, ephemeral=True
+            f"Abort the {title_of(row.game)} game for everyone? It cannot be taken back.", view=abort_view(row.id),
+            ephemeral=True,
         )
 
     # -- playing by post -------------------------------------------------------------
@@ -379,40 +389,6 @@ def board_caption(table: Table) -> str:
         return f"{table.title} — finished: {winners} won." if winners else f"{table.title} — finished: a draw."
     acting = discord.utils.escape_markdown(", ".join(table.game.to_act()))
     return f"{table.title} — running. To act: {acting}."
-
-
-class AbortButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"th1abort:(?P<game_id>[0-9]{1,18})"):
-    """The "yes" of ``/game abort``: aborts that game, if it is still the channel's."""
-
-    def __init__(self, game_id: int) -> None:
-        super().__init__(
-            discord.ui.Button(label="Abort the game", style=discord.ButtonStyle.danger, custom_id=f"th1abort:{game_id}")
-        )
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Button[Any], match: re.Match[str], /
-    ) -> AbortButton:
-        """Rebuilds the button from its custom_id."""
-        return cls(int(match["game_id"]))
-
-    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        """Aborts the game the question was about."""
-        await interaction.response.edit_message(content="Aborting…", view=None)
-        tables = interaction.client.tables
-        row = await tables.store.active_game(str(interaction.channel_id), snapshot=False)
-        if row is None or row.id != self.game_id:
-            await interaction.followup.send("That game has already ended. Nothing was changed.", ephemeral=True)
-            return
-        try:
-            out = await tables.abort(
-                str(interaction.channel_id), person(interaction), can_manage=interaction.permissions.manage_channels
-            )
-        except GameError as err:
-            await interaction.followup.send(refusal(err), ephemeral=True)
-            return
-        await deliver_done(interaction, out)
 
 
 HELP = """**Tablehost** hosts play-by-post board games in this channel. Games: {games}.

@@ -3,7 +3,7 @@
 A player's first private message of a game is sent as a DM and remembered (store.hand_message);
 every later change of their hand edits that DM, which Discord does not notify. A
 new, notifying DM goes out only when the game says the player must act on their
-hand (``HAND_ALERTS``, e.g. XISK: five cards in their Supply phase). Each DM names
+hand (its surface's ``hand_alert``, e.g. XISK: five cards in their Supply phase). Each DM names
 the server and the channel with a jump link. When a player's DMs are closed
 (403, code 50007) the channel is told so, without the secret, once per announcement.
 """
@@ -11,11 +11,11 @@ the server and the channel with a jump link. When a player's DMs are closed
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from cogs.surface import surface_of
 from host.outbox import Outbox
 
 if TYPE_CHECKING:
@@ -26,25 +26,9 @@ log = logging.getLogger(__name__)
 DM_CLOSED = 50007
 LIMIT = 2000
 
-SecretFormatter = Callable[[dict[str, Any]], str]
-SECRET_FORMATTERS: dict[str, SecretFormatter] = {}
-"""Game name → function that writes a player's private view as a DM (default: one line per field)."""
-
-HandAlert = Callable[[dict[str, Any], dict[str, Any], str], str | None]
-HAND_ALERTS: dict[str, HandAlert] = {}
-"""Game name → function of (private view, public view, seat name) giving the notifying line, or None."""
-
-
 def format_secret(game: str, secret: dict[str, Any]) -> str:
-    """Returns a player's private view as message text."""
-    formatter = SECRET_FORMATTERS.get(game)
-    if formatter is not None:
-        return formatter(secret)
-    lines = []
-    for key, value in secret.items():
-        shown = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
-        lines.append(f"**{key.replace('_', ' ').capitalize()}:** {shown or '—'}")
-    return "\n".join(lines)
+    """Returns a player's private view as message text, written by its game's surface."""
+    return surface_of(game).secret_text(secret)
 
 
 def where_line(channel: object, title: str) -> str:
@@ -112,11 +96,10 @@ async def send_hands(bot: Tablehost, channel: discord.abc.Messageable, out: Outb
 
 
 def _alert(out: Outbox, uid: str) -> str | None:
-    check = HAND_ALERTS.get(out.game)
     name = out.names.get(uid)
-    if check is None or name is None or uid not in out.secrets or uid not in out.to_act:
+    if name is None or uid not in out.secrets or uid not in out.to_act:
         return None
-    return check(out.secrets[uid], out.view or {}, name)
+    return surface_of(out.game).alert(out.secrets[uid], out.view or {}, name)
 
 
 async def _edit(user: discord.User, message_id: str, text: str) -> bool:

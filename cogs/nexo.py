@@ -5,7 +5,7 @@ the caller's units, the targets they can attack with the odds, weapons, the unit
 building types they can afford, and positions as ``x,y``, a grid cell (``D7``) or a
 "toward" form (``toward K1``, ``cover``). ``/game play`` takes the same orders typed.
 
-A board lasts a phase (:data:`cogs.board.TURN_KEYS`): the activations of both players
+A board lasts a phase (:func:`phase_key`, the surface's turn key): the activations of both players
 are edited into it, and a player is pinged when a phase hands them the turn, or when
 the turn comes back to them while they are away, not on every alternation.
 
@@ -26,11 +26,10 @@ from discord.ext import commands
 
 from cogs import nexo_choices as choices
 from cogs.actions import Interaction, begin, play_move
-from cogs.board import BOARD_TITLES, TURN_KEYS
-from cogs.buttons import QUICK_MOVES
 from cogs.client import Tablehost, refusal
 from cogs.playbypost import CLOCK_DOCS, OnTimeout, open_game
 from cogs.rules import show_rules
+from cogs.surface import Surface
 from engines import GameError
 from engines.nexo.game import Nexo
 from engines.nexo.reach import overlay
@@ -68,10 +67,6 @@ def board_title(title: str, view: dict[str, Any]) -> str:
         parts.append(f"{acting} to act")
     return " · ".join(parts)[:256]
 
-
-QUICK_MOVES["nexo"] = quick_moves
-TURN_KEYS["nexo"] = phase_key
-BOARD_TITLES["nexo"] = board_title
 
 Suggest = Callable[[Nexo, str], list[tuple[str, str]]]
 
@@ -362,6 +357,5 @@ class NexoCog(commands.GroupCog, group_name="nexo", group_description="Nexohomin
         return [] if found is None else [Choice(name=n, value=v) for n, v in choices.models(found[1], current)]
 
 
-async def setup(bot: Tablehost) -> None:
-    """Adds the Nexohominis cog (discord.py extension entry point)."""
-    await bot.add_cog(NexoCog(bot))
+SURFACE = Surface(commands=NexoCog, quick_moves=quick_moves, turn_key=phase_key, board_title=board_title)
+"""Nexohominis on Discord: ``/nexo``, its Done/Pass/End buttons, and a board per phase."""

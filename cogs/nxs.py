@@ -16,10 +16,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.actions import Interaction, play_move
-from cogs.buttons import QUICK_MOVES
 from cogs.client import Tablehost, refusal
 from cogs.playbypost import CLOCK_DOCS, OnTimeout, open_game
 from cogs.rules import show_rules
+from cogs.surface import Surface
 from engines import GameError
 from engines.nxs.view import piece_moves
 from host.tables import Table
@@ -35,9 +35,6 @@ def quick_moves(table: Table, player: str) -> list[tuple[str, str]]:
     legal = set(table.game.legal_moves(player))
     out = [(f"Rotate {last['to']} {way}", f"rotate {last['to']} {way}") for way in ("left", "right")]
     return [(label, move) for label, move in out if move in legal]
-
-
-QUICK_MOVES["nxs"] = quick_moves
 
 
 @app_commands.guild_only()
@@ -184,6 +181,5 @@ class NxsCog(commands.GroupCog, group_name="nxs", group_description="NXS: a two-
         return self._choices(cells, current)
 
 
-async def setup(bot: Tablehost) -> None:
-    """Adds the NXS cog (discord.py extension entry point)."""
-    await bot.add_cog(NxsCog(bot))
+SURFACE = Surface(commands=NxsCog, quick_moves=quick_moves)
+"""NXS on Discord: ``/nxs`` and its rotate buttons."""

@@ -3,21 +3,20 @@
 The clock itself lives in :mod:`host.timekeeper`; this module is its Discord surface.
 Times are shown as Discord timestamps (``<t:…:R>``), which each reader sees in their own
 time zone and which count down by themselves. A player's pause or resume that needs the
-others is asked in the channel, with an "Agree" button for the other players.
+others is asked in the channel, with an "Agree" button for the other players
+(:func:`cogs.prompts.switch`).
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any, Literal
 
-import discord
-
-from cogs.actions import JUMP, Interaction, begin, deliver_done, open_table, person
+from cogs.actions import open_table
 from cogs.client import refusal
-from engines import GAMES, GameError
+from cogs.replies import JUMP, Interaction, begin, deliver_done, person
+from cogs.surface import title_of
+from engines import GameError
 from host.clock import ClockRow, ClockSettings
-from host.outbox import Outbox
 from host.store import GameRow, Status
 
 OnTimeout = Literal["skip", "forfeit", "bot-easy", "bot-normal", "bot-hard"]
@@ -95,7 +94,7 @@ async def mine(interaction: Interaction) -> None:
     waiting: list[tuple[float, str]] = []
     others: list[str] = []
     for game in await bot.tables.store.games_of(uid):
-        title = GAMES[game.game].TITLE if game.game in GAMES else game.game
+        title = title_of(game.game)
         link = await link_of(interaction, game)
         if game.status is Status.LOBBY:
             others.append(f"**{title}**, table open: {link}")
@@ -179,64 +178,6 @@ async def set_clock(
 async def _clock_here(interaction: Interaction) -> ClockRow | None:
     game = await interaction.client.tables.store.active_game(str(interaction.channel_id), snapshot=False)
     return None if game is None else await interaction.client.timekeeper.clocks.get(game.id)
-
-
-async def switch(interaction: Interaction, action: str, *, deferred: bool = False) -> None:
-    """Pauses or resumes the clock, or records the caller's agreement and asks the others."""
-    if not deferred:
-        await begin(interaction)
-    keeper = interaction.client.timekeeper
-    try:
-        result = await (keeper.pause if action == "pause" else keeper.resume)(
-            str(interaction.channel_id), person(interaction)
-        )
-    except GameError as err:
-        await interaction.followup.send(refusal(err), ephemeral=True)
-        return
-    if isinstance(result, Outbox):
-        await deliver_done(interaction, result)
-        return
-    agreed, needed = result
-    game = await interaction.client.tables.store.active_game(str(interaction.channel_id), snapshot=False)
-    assert game is not None
-    view = discord.ui.View(timeout=None)
-    view.add_item(VoteButton(action, game.id))
-    name = discord.utils.escape_markdown(interaction.user.display_name)
-    await interaction.followup.send(f"Noted: {agreed} of {needed} players agree.", ephemeral=True)
-    channel = interaction.channel
-    if isinstance(channel, discord.abc.Messageable):
-        await channel.send(
-            f"{name} asks to {action} the clock ({agreed} of {needed} players agree). The others: agree below,"
-            " or the game's creator decides.", view=view, allowed_mentions=discord.AllowedMentions.none(),
-        )
-
-
-VOTE = r"th1v:(?P<action>pause|resume):(?P<g>[0-9]{1,18})"
-
-
-class VoteButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=VOTE):
-    """"Agree": a player's vote to pause or resume the clock of that game."""
-
-    def __init__(self, action: str, game_id: int) -> None:
-        super().__init__(discord.ui.Button(label=f"Agree to {action}", style=discord.ButtonStyle.secondary,
-                                           custom_id=f"th1v:{action}:{game_id}"))
-        self.action, self.game_id = action, game_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Button[Any], match: re.Match[str], /
-    ) -> VoteButton:
-        """Rebuilds the button from its custom_id."""
-        return cls(match["action"], int(match["g"]))
-
-    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        """Adds the clicker's agreement, if the game is still the channel's."""
-        await begin(interaction)
-        game = await interaction.client.tables.store.active_game(str(interaction.channel_id), snapshot=False)
-        if game is None or game.id != self.game_id:
-            await interaction.followup.send("That game has ended. Nothing was changed.", ephemeral=True)
-            return
-        await switch(interaction, self.action, deferred=True)
 
 
 async def notify(interaction: Interaction, on: bool) -> None:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import discord
 
-from cogs.actions import Interaction, begin, channel_of
 from cogs.delivery import chunks
+from cogs.replies import Interaction, begin, channel_of
 from engines import GAMES
 from host.ratings import PlayerRating, Ratings
 

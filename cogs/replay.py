@@ -30,8 +30,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from cogs.actions import Interaction, begin, channel_of
-from engines import GAMES, GameError
+from cogs.replies import Interaction, begin, channel_of
+from cogs.surface import title_of
+from engines import GameError
 from host.replay import Frame, game_frames, turn_views
 from host.store import GameRow, Status
 from render.replay import LIMIT, TooLarge, animation, ordinal
@@ -80,7 +81,7 @@ def progress_text(done: int, total: int) -> str:
 
 def replay_text(row: GameRow, seats: list[str], frames: list[Frame], step: int) -> str:
     """Returns the post's text: "Replay of XISK game 12 (Ann, Bob, Cy): 300 turns, won by Ann."."""
-    title = GAMES[row.game].TITLE if row.game in GAMES else row.game
+    title = title_of(row.game)
     turns = len(frames) - 1
     parts = [f"Replay of {title} game {row.id} ({', '.join(seats)}): {turns} turn{'s' if turns != 1 else ''}"]
     if row.status is Status.FINISHED:

@@ -1,4 +1,4 @@
-"""Rules summaries (``data/rules/<game>.md``, in our own words) shown as an ephemeral, paged reply.
+"""Rules summaries (each kit's ``rules`` file, ``data/rules/<game>.md`` for ours) shown as an ephemeral, paged reply.
 
 A file holds pages separated by a line ``---``; each page must fit a message. They are
 read and checked on first use, and an error names the file and the page.
@@ -7,25 +7,29 @@ read and checked on first use, and an error names the file and the page.
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 import discord
 
-from engines import GameError
+from cogs.client import Tablehost, refusal
+from cogs.prompts import Pager
+from engines import KITS, GameError
 
-if TYPE_CHECKING:
-    from cogs.client import Tablehost
-
-RULES = Path(__file__).resolve().parents[1] / "data" / "rules"
 PAGE_LIMIT = 1800
+
+
+def check_rules() -> None:
+    """Reads every offered game's rules summary once; raises ValueError naming a malformed file."""
+    for name, kit in KITS.items():
+        if kit.rules is not None and kit.rules.is_file():
+            pages(name)
 
 
 @cache
 def pages(game: str) -> tuple[str, ...]:
     """Returns the pages of a game's rules summary; raises GameError when there is none or it is malformed."""
-    path = RULES / f"{game}.md"
-    if not path.is_file():
+    kit = KITS.get(game)
+    path = kit.rules if kit is not None else None
+    if path is None or not path.is_file():
         raise GameError(f"There is no rules summary for '{game}' yet.")
     found = tuple(p.strip() for p in path.read_text(encoding="utf-8").split("\n---\n") if p.strip())
     for n, page in enumerate(found, 1):
@@ -36,41 +40,8 @@ def pages(game: str) -> tuple[str, ...]:
     return found
 
 
-class Pager(discord.ui.View):
-    """Previous / Next over the pages of one ephemeral reply (only its reader sees it)."""
-
-    def __init__(self, texts: tuple[str, ...]) -> None:
-        super().__init__(timeout=900)
-        self.texts, self.at = texts, 0
-        self._sync()
-
-    def page(self) -> str:
-        """Returns the current page with its number."""
-        return f"{self.texts[self.at]}\n\n*Page {self.at + 1} of {len(self.texts)}*"
-
-    def _sync(self) -> None:
-        self.previous.disabled = self.at == 0
-        self.next.disabled = self.at == len(self.texts) - 1
-
-    @discord.ui.button(label="Previous", style=discord.ButtonStyle.secondary)
-    async def previous(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
-        """Shows the page before."""
-        self.at = max(0, self.at - 1)
-        self._sync()
-        await interaction.response.edit_message(content=self.page(), view=self)
-
-    @discord.ui.button(label="Next", style=discord.ButtonStyle.primary)
-    async def next(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
-        """Shows the page after."""
-        self.at = min(len(self.texts) - 1, self.at + 1)
-        self._sync()
-        await interaction.response.edit_message(content=self.page(), view=self)
-
-
 async def show_rules(interaction: discord.Interaction[Tablehost], game: str) -> None:
     """Answers with the first page of a game's rules summary, privately, with page buttons."""
-    from cogs.client import refusal
-
     try:
         texts = pages(game)
     except GameError as err:

@@ -13,12 +13,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.actions import Interaction, play_move
-from cogs.buttons import HAND_MOVES, QUICK_MOVES
 from cogs.client import Tablehost, refusal
-from cogs.delivery import EVENT_FORMATTERS
-from cogs.hands import HAND_ALERTS, SECRET_FORMATTERS
 from cogs.playbypost import CLOCK_DOCS, OnTimeout, open_game
 from cogs.rules import show_rules
+from cogs.surface import Surface
 from engines import GameError
 from engines.xisk.board import load_board, resolve_country
 from engines.xisk.cards import MUST_REDEEM_AT
@@ -77,13 +75,6 @@ def redeem_choices(table: Table, player: str) -> list[tuple[str, str]]:
     """Returns the cardsets a player may redeem now, for ``/game hand``'s menu."""
     assert table.game is not None
     return [(m.removeprefix("redeem "), m) for m in table.game.legal_moves(player) if m.startswith("redeem ")]
-
-
-QUICK_MOVES["xisk"] = quick_moves
-HAND_MOVES["xisk"] = redeem_choices
-SECRET_FORMATTERS["xisk"] = hand_text
-HAND_ALERTS["xisk"] = hand_alert
-EVENT_FORMATTERS["xisk"] = battle_line
 
 
 @app_commands.guild_only()
@@ -249,6 +240,12 @@ class XiskCog(commands.GroupCog, group_name="xisk", group_description="XISK: wor
         return [app_commands.Choice(name=s, value=s) for s in sets if all(n in s for n in needle)][:25]
 
 
-async def setup(bot: Tablehost) -> None:
-    """Adds the XISK cog (discord.py extension entry point)."""
-    await bot.add_cog(XiskCog(bot))
+SURFACE = Surface(
+    commands=XiskCog,
+    quick_moves=quick_moves,
+    hand_moves=redeem_choices,
+    event_line=battle_line,
+    secret_line=hand_text,
+    hand_alert=hand_alert,
+)
+"""XISK on Discord: ``/xisk``, its buttons, the redeem menu, battle lines and the hand DM."""

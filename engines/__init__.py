@@ -1,6 +1,8 @@
 """Pure game rules. Nothing here imports Discord, Pillow, the database or an upper layer.
 
-``GAMES`` maps a game's short name to its class (see ``engines.core.game.Game``)::
+``GAMES`` maps a game's short name to its class (see ``engines.core.game.Game``), for every
+game this process offers: each comes from its kit (:mod:`engines.core.kit`), found through the
+entry-point group ``tablehost.games`` (:mod:`engines.core.registry`)::
 
     >>> sorted(GAMES) == sorted(cls.NAME for cls in GAMES.values())
     True
@@ -8,36 +10,39 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+
 from engines.core import BadNotation, GameError, GameOver, IllegalMove, NotAPlayer, NotYourTurn
 from engines.core.game import Game
+from engines.core.kit import GameKit
+from engines.core.registry import KITS
 
-GAMES: dict[str, type[Game]] = {}
-"""The registry: game name → Game subclass. Each game package adds itself below."""
+
+class Engines(Mapping[str, type[Game]]):
+    """Game name → engine class, read from the kits (:data:`~engines.core.registry.KITS`)."""
+
+    def __getitem__(self, name: str) -> type[Game]:
+        return KITS[name].engine
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(KITS)
+
+    def __len__(self) -> int:
+        return len(KITS)
 
 
-def register(cls: type[Game]) -> type[Game]:
-    """Adds a game class to :data:`GAMES` under its ``NAME`` and returns it."""
-    GAMES[cls.NAME] = cls
-    return cls
-
+GAMES: Mapping[str, type[Game]] = Engines()
+"""The engine contract's registry: game name → Game subclass."""
 
 __all__ = [
     "GAMES",
+    "KITS",
     "BadNotation",
     "Game",
     "GameError",
+    "GameKit",
     "GameOver",
     "IllegalMove",
     "NotAPlayer",
     "NotYourTurn",
-    "register",
 ]
-
-# The games, registered in the order /game help lists them.
-from engines.nexo import Nexo  # noqa: E402
-from engines.nxs import Nxs  # noqa: E402
-from engines.xisk import Xisk  # noqa: E402
-
-register(Xisk)
-register(Nxs)
-register(Nexo)

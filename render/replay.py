@@ -37,7 +37,6 @@ All of this is CPU work with no I/O: a caller on an event loop runs it in a work
 
 from __future__ import annotations
 
-import importlib
 import io
 import math
 import struct
@@ -47,6 +46,7 @@ from typing import Any, Protocol
 
 from PIL import GifImagePlugin, Image, ImageChops, ImageDraw
 
+from engines.core.registry import KITS
 from render import render
 from render.common import INK, MUTED, PANEL, fit, font
 
@@ -70,14 +70,6 @@ PROJECT_OVER = 1.25
 size so far, projected over all its frames, is over the limit by this factor."""
 TRANSPARENT = 255
 """The palette index of "unchanged since the previous frame" (the 255 colours of the pictures use 0–254)."""
-
-PICTURES: dict[str, tuple[str, str]] = {
-    "xisk": ("render.xisk", "draw_picture"),
-    "nxs": ("render.nxs", "draw"),
-    "nexo": ("render.nexo", "draw"),
-}
-"""Game name → the module and function that return its picture (before encoding); others decode a PNG."""
-
 
 class TooLarge(ValueError):
     """Even the first and the last frame alone are over the size limit."""
@@ -104,10 +96,9 @@ Progress = Callable[[int, int], object]
 
 def picture(game: str, view: dict[str, Any]) -> Image.Image:
     """Returns the game's full-size picture of ``view`` in RGB (decoded from its PNG for a game with no draw)."""
-    entry = PICTURES.get(game)
-    if entry is not None:
-        draw = getattr(importlib.import_module(entry[0]), entry[1])
-        image: Image.Image = draw(view)
+    kit = KITS.get(game)
+    if kit is not None and kit.picture is not None:
+        image: Image.Image = kit.picture(view)
     else:
         image = Image.open(io.BytesIO(render(game, view)))
     return image if image.mode == "RGB" else image.convert("RGB")

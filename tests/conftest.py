@@ -1,5 +1,9 @@
 """Shared fixtures: the Tally test game for the tests that ask for it, and a PostgreSQL server.
 
+The games offered are the three built-in ones (``TABLEHOST_GAMES``, for this process and the bot
+processes tests start), so an installed test game's package (``tests/games/``) changes nothing
+until a test asks for it.
+
 ``pg_dsn`` is a fresh empty database on a server started once per pytest process (each xdist
 worker runs its own). Without PostgreSQL those tests skip, or fail when ``TABLEHOST_PG_REQUIRED=1``
 (``tasks.py test`` sets it when the server binaries are there); see tests/support/postgres.py.
@@ -8,21 +12,25 @@ worker runs its own). Without PostgreSQL those tests skip, or fail when ``TABLEH
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
-from engines import GAMES
+from engines.core.registry import ONLY
+
+os.environ.setdefault(ONLY, "nexo,nxs,xisk")  # the built-in games: an installed test game is offered on request
+from engines import KITS
 from tests.support.postgres import PostgresServer, PostgresUnavailable, make_root, unavailable
-from tests.support.tally import Tally
+from tests.support.tally import KIT, Tally
 
 
 @pytest.fixture
 def tally_registered() -> Iterator[type[Tally]]:
-    """Registers the Tally test game in ``engines.GAMES`` for one test."""
-    GAMES[Tally.NAME] = Tally
+    """Offers the Tally test game (its kit, ``engines.KITS``) for one test."""
+    KITS.add(KIT)
     yield Tally
-    GAMES.pop(Tally.NAME, None)
+    KITS.remove(Tally.NAME)
 
 
 @pytest.fixture(scope="session")

@@ -1,11 +1,17 @@
-"""The layers import downwards only, and bot.py refuses to start without a token."""
+"""The layers import downwards only (import-linter's contracts, run by the test command), and bot.py
+refuses to start without a token."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
+
+import tasks
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -34,3 +40,45 @@ def test_bot_without_token_exits_2_naming_the_variable(tmp_path: Path) -> None:
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "DISCORD_TOKEN" in lines[0] and ".env" in lines[0] and "--console" in lines[0]
+
+
+PACKAGES = ("games", "cogs", "host", "render", "engines")
+
+
+def _copy(tmp: Path) -> Path:
+    """Copies the packages and pyproject.toml (its import-linter contracts) into ``tmp``."""
+    for name in PACKAGES:
+        shutil.copytree(ROOT / name, tmp / name, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", tmp / "pyproject.toml")
+    return tmp
+
+
+def test_the_layers_as_they_are_keep_every_import_linter_contract(capfd: pytest.CaptureFixture[str]) -> None:
+    name, args = tasks.CHECKS[-1]
+    assert name == "import-linter"
+    assert tasks.check(name, args) == 0, capfd.readouterr().out[-3000:]
+
+
+def test_an_upward_import_fails_the_test_command(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    root = _copy(tmp_path)
+    dice = root / "engines" / "core" / "dice.py"
+    dice.write_text(dice.read_text() + "\nfrom cogs import client  # noqa: E402,F401 an engine reaching up\n")
+    name, args = next((n, a) for n, a in tasks.CHECKS if n == "import-linter")
+    assert tasks.check(name, args, root=root) == 1
+    out = capfd.readouterr()
+    assert "Layers: games -> cogs -> host -> render -> engines BROKEN" in out.out
+    assert "engines.core.dice -> cogs.client" in out.out
+    assert "import-linter found problems" in out.err
+
+
+def test_an_import_circle_inside_a_layer_fails_the_test_command(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    root = _copy(tmp_path)
+    replies = root / "cogs" / "replies.py"  # two modules of the base layer importing each other
+    replies.write_text(replies.read_text() + "\nfrom cogs import client  # noqa: E402,F401\n")
+    client = root / "cogs" / "client.py"
+    client.write_text(client.read_text() + "\nfrom cogs import replies  # noqa: E402,F401\n")
+    name, args = next((n, a) for n, a in tasks.CHECKS if n == "import-linter")
+    assert tasks.check(name, args, root=root) == 1
+    assert "No import circle anywhere BROKEN" in capfd.readouterr().out

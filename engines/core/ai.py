@@ -1,9 +1,9 @@
 """Bots: each game's policy picks a move for a seat from what that seat may see, and nothing else.
 
-A game's policy lives in ``engines/<game>/ai.py`` as a function ``choose`` (see
-:data:`Choose`). The host asks it through :func:`think`, which hands it only the seat's
-own view (``view(seat)``, the same as the player's) and the seat's legal moves: never the
-state, so a bot cannot know another hand or a die to come. Levels:
+A game's policy is a function ``choose`` (see :data:`Choose`), usually in
+``engines/<game>/ai.py``, that its kit names (``GameKit.ai``). The host asks it through
+:func:`think`, which hands it only the seat's own view (``view(seat)``, the same as the
+player's) and the seat's legal moves: never the state, so a bot cannot know another hand or a die to come. Levels:
 
 - ``easy``: close to random, but never absurd (no giving up, no pointless move when a
   sensible one exists);
@@ -19,12 +19,11 @@ reveal nothing of the dice.
 
 from __future__ import annotations
 
-import importlib
 import random
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from engines.core.game import JSON
+from engines.core.kit import Choose
+from engines.core.registry import KITS
 
 if TYPE_CHECKING:
     from engines.core.game import Game
@@ -33,24 +32,15 @@ LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 BUDGET = 2.0
 """Seconds a bot may think over a move, at most (the p99 goal is this)."""
 
-Choose = Callable[[JSON, list[str], str, str, random.Random], str]
-"""``choose(view, legal, seat, level, rng) -> move``: one of ``legal`` (or a move ``play`` accepts)."""
+__all__ = ["BUDGET", "LEVELS", "Choose", "has_bots", "policy", "think"]
 
 
 def policy(game: str) -> Choose:
-    """Returns a game's ``choose`` (its class's ``AI`` module, else ``engines.<game>.ai``); LookupError if none."""
-    from engines import GAMES
-
-    cls = GAMES.get(game)
-    name = getattr(cls, "AI", None) or f"engines.{game}.ai"
-    try:
-        module = importlib.import_module(name)
-    except ModuleNotFoundError as err:
-        if err.name != name:
-            raise
-        raise LookupError(f"{game} has no bots") from err
-    choose: Choose = module.choose
-    return choose
+    """Returns a game's ``choose`` (its kit's ``ai``); raises LookupError when it has no bots."""
+    kit = KITS.get(game)
+    if kit is None or kit.ai is None:
+        raise LookupError(f"{game} has no bots")
+    return kit.ai
 
 
 def has_bots(game: str) -> bool:

@@ -34,7 +34,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from engines import GAMES, GameError
+from engines import GAMES, KITS, GameError
 from host.db import Tx
 from host.deliverer import Deliverer
 from host.outbox import Outbox
@@ -42,7 +42,7 @@ from host.store import Store
 from host.table import Refusal
 from host.tables import Tables
 from host.timekeeper import Timekeeper
-from tests.support.tally import Tally
+from tests.support.tally import KIT as TALLY
 
 PEOPLE = {"ann": "1001", "bob": "1002"}
 """The two players of the benchmark's XISK games (name → user id)."""
@@ -193,7 +193,7 @@ async def main(argv: list[str]) -> int:
     parser.add_argument("--xisk", type=float, default=0.0, help="bench: seconds of scripted XISK moves")
     parser.add_argument("--start-at", type=float, default=0.0, help="bench: when to start (seconds since the epoch)")
     args = parser.parse_args(argv)
-    GAMES[Tally.NAME] = Tally
+    KITS.add(TALLY)
     store = await Store.open(args.db, max_size=4) if args.db.startswith("postgres") else await Store.open(args.db)
 
     async def create_log(tx: Tx) -> None:

@@ -20,6 +20,8 @@ from typing import Any
 
 from engines.core import JSON, BadNotation, Event, Game, IllegalMove, Rng, event
 from engines.core.dice import roll
+from engines.core.kit import GameKit
+from tests.support.tally_ai import choose
 
 
 class Tally(Game):
@@ -33,7 +35,6 @@ class Tally(Game):
     OPTION_DOCS = {"target": "The total that wins."}
     HAS_SECRETS = True
     FORFEIT_MOVE = "resign"
-    AI = "tests.support.tally_ai"
 
     def setup(self) -> None:
         self.rng = Rng.from_seed(self.seed)
@@ -142,3 +143,7 @@ class Tally(Game):
         self.winner = data["winner"]
         self.secrets = {str(k): int(v) for k, v in data["secrets"].items()}
         self.rolls = [int(r) for r in data["rolls"]]
+
+
+KIT = GameKit(engine=Tally, ai=choose)
+"""Tally's kit: its engine and its bot, no picture (the generic card) and no Discord surface of its own."""

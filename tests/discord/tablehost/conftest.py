@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from cogs.buttons import QUICK_MOVES
 from cogs.client import Tablehost
+from cogs.surface import Surface
+from engines import KITS
 from host.store import Store
 from host.tables import Table, Tables
+from tests.support.tally import KIT, Tally
 
 SEED = 20261130
 """The seed of every game in these tests, so each run plays the same dice."""
@@ -22,12 +25,12 @@ def tally_buttons(table: Table, player: str) -> list[tuple[str, str]]:
     return [(m.capitalize(), m) for m in table.game.legal_moves(player)]
 
 
-@pytest.fixture(autouse=True)
-def tally_quick_moves() -> Iterator[None]:
-    """Gives the Tally test game buttons of its own, as each game's cog does."""
-    QUICK_MOVES["tally"] = tally_buttons
-    yield
-    QUICK_MOVES.pop("tally", None)
+@pytest.fixture
+def tally_registered() -> Iterator[type[Tally]]:
+    """Offers the Tally test game for one test, with buttons of its own, as each game's surface gives."""
+    KITS.add(replace(KIT, surface=Surface(quick_moves=tally_buttons)))
+    yield Tally
+    KITS.remove(Tally.NAME)
 
 
 @pytest.fixture

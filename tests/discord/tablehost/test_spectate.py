@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import discord
 import pytest
 
-from cogs import spectate
+from cogs import spectate, spectating
 from host.outbox import Outbox
 from host.tables import Tables
 from tests.discord.tablehost.helpers import last_turn_message, open_tally, pictures, said
@@ -156,9 +156,9 @@ async def test_the_board_of_a_spectator_channel_is_its_game_even_when_a_newer_on
     watch = str(dt.channel("table-1").id)
     await dt.slash("game", "spectate", user="ann", to=dt.channel("table-1"))
     await dt.slash("game", "play", user="ann", move="add 3")  # Ann wins
-    watched = await spectate.board_table(dt.bot, watch)
+    watched = await spectating.board_table(dt.bot, watch)
     await dt.slash("game", "new", user="bob", game="tally")  # a new game in #general, not spectated
-    table = await spectate.board_table(dt.bot, watch)
+    table = await spectating.board_table(dt.bot, watch)
     assert table.row.id == watched.row.id and table.game.is_over and table.game.winners == ["Ann"]
     new = await tables.table(str(dt.channel("general").id))
     assert new.row.id != table.row.id
@@ -231,17 +231,17 @@ def test_a_channel_the_bot_cannot_post_pictures_in_is_refused() -> None:
         guild = SimpleNamespace(id=guild_id, me=object())
         return SimpleNamespace(id=5, mention="<#5>", guild=guild, permissions_for=lambda who: perms)
 
-    far = spectate.target_problem(channel(2, everything), guild_id=1, game_channel_id="9", caller=None)
+    far = spectating.target_problem(channel(2, everything), guild_id=1, game_channel_id="9", caller=None)
     assert far == "<#5> is in another server: a spectator channel must be in this one."
-    assert spectate.target_problem(channel(2, everything), guild_id=None, game_channel_id="9", caller=None) == far
+    assert spectating.target_problem(channel(2, everything), guild_id=None, game_channel_id="9", caller=None) == far
     mute = discord.Permissions(view_channel=True, send_messages=True, embed_links=True, read_message_history=True)
-    assert spectate.target_problem(channel(1, mute), guild_id=1, game_channel_id="9", caller=None) == (
+    assert spectating.target_problem(channel(1, mute), guild_id=1, game_channel_id="9", caller=None) == (
         "I need Attach Files in <#5> to copy the game there."
     )
-    assert spectate.target_problem(channel(1, everything), guild_id=1, game_channel_id="5", caller=None) == (
+    assert spectating.target_problem(channel(1, everything), guild_id=1, game_channel_id="5", caller=None) == (
         "That is the game's own channel: choose another channel to copy it to."
     )
-    assert spectate.target_problem(channel(1, everything), guild_id=1, game_channel_id="9", caller=None) is None
+    assert spectating.target_problem(channel(1, everything), guild_id=1, game_channel_id="9", caller=None) is None
 
 
 async def test_a_spectator_channel_closed_to_the_bot_never_holds_the_game_up_and_is_dropped(

@@ -1,0 +1,64 @@
+"""How every command and button answers: defer at once, deliver a committed change, say "Done.".
+
+Part of the base of ``cogs/`` (with the bot class): refusals and confirmations stay with the
+caller (ephemeral), results go to the channel through the stored announcement.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from host.outbox import Outbox
+from host.table import Person
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction[Any]
+
+JUMP = "https://discord.com/channels/{}/{}/{}"
+"""A jump link to a message: guild, channel, message."""
+
+
+def person(interaction: Interaction) -> Person:
+    """Returns the caller as a table person."""
+    return Person(str(interaction.user.id), interaction.user.display_name)
+
+
+async def begin(interaction: Interaction) -> None:
+    """Acknowledges at once, privately: refusals stay with the caller, results go to the channel."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+
+
+def channel_of(interaction: Interaction) -> discord.abc.Messageable:
+    """Returns the channel the interaction came from."""
+    channel = interaction.channel
+    assert channel is not None and isinstance(channel, discord.abc.Messageable)
+    return channel
+
+
+async def deliver(interaction: Interaction, out: Outbox) -> None:
+    """Sends a committed change's announcement now; on failure it stays stored and is retried."""
+    bot = interaction.client
+    try:
+        await bot.deliverer.deliver(out)
+    except BaseException:
+        bot.deliverer.kick()
+        raise
+
+
+async def deliver_done(interaction: Interaction, out: Outbox) -> None:
+    """Delivers a committed lobby change and says "Done." (never "try again": it happened)."""
+    try:
+        await deliver(interaction, out)
+    except Exception:
+        log.warning("table change in game %s committed; its announcement is left to the retries", out.game_id,
+                    exc_info=True)
+        await interaction.followup.send(
+            "Done, but I could not post it in the channel yet; I'll keep trying. `/game board` shows the table.",
+            ephemeral=True,
+        )
+        return
+    await interaction.followup.send("Done.", ephemeral=True)

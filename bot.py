@@ -87,7 +87,7 @@ def verify_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="bot.py --verify", description="Check that an exported game's dice and deals came from its seed."
     )
-    parser.add_argument("file", help="a game exported with /game export")
+    parser.add_argument("file", help="a game exported with /table export")
     parser.add_argument("--all", action="store_true", help="list every move, not only those that do not match")
     try:
         args = parser.parse_args(argv)

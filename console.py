@@ -12,7 +12,7 @@ with its message and exit status 1.
 
     python bot.py --console --load FILE [--script FILE]
 
-replays a game exported with ``/game export`` (:mod:`host.export`) from its seed, move by
+replays a game exported with ``/table export`` (:mod:`host.export`) from its seed, move by
 move: ``next [n]``, ``back [n]``, ``goto N`` (``goto start``, ``goto end``), ``board``, ``log``,
 ``hand <player>``, ``digest``, ``help``, ``quit`` (:class:`Replayer`). Each step forward shows
 the move and what it announced; hands stay hidden unless asked for (the game is over, so
@@ -469,7 +469,7 @@ def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="bot.py --console", description="Play a game at the console (hot seat).")
     p.add_argument("game", nargs="?", help=f"one of: {', '.join(sorted(GAMES)) or 'none'}")
     p.add_argument("--players", type=lambda s: [n.strip() for n in s.split(",") if n.strip()])
-    p.add_argument("--load", type=Path, default=None, help="replay a game exported with /game export")
+    p.add_argument("--load", type=Path, default=None, help="replay a game exported with /table export")
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--options", default="", help="name=value pairs, e.g. 'target=15'")
     p.add_argument("--script", type=Path, default=None, help="a file of 'player: move' lines (or replay commands)")

@@ -1,4 +1,4 @@
-"""``/game export [game]``: a finished game's file, to check its dice and replay it (see :mod:`host.export`).
+"""``/table export [game]``: a finished game's file, to check its dice and replay it (see :mod:`host.export`).
 
 The answer is ephemeral: the file goes to whoever asked (an attachment in an ephemeral
 followup), not to the whole channel. Without ``game`` it is the channel's latest finished

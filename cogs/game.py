@@ -1,4 +1,8 @@
-"""The shared ``/game`` commands: lobby, moves by notation, board, hand, log, abort, help.
+"""The shared ``/game`` commands: lobby, moves by notation, board, hand, log, abort, status, help.
+
+Records and settings (the clock, spectators, history, replays, exports, ratings, reminder DMs)
+are the ``/table`` group (:mod:`cogs.table`), so ``/game`` keeps room under Discord's 25
+subcommands; ``/game help`` lists both.
 
 Every command defers within Discord's 3 s window, calls the table service,
 draws in a worker thread and answers once. Refusals and engine errors come
@@ -27,16 +31,12 @@ from cogs.actions import (
 from cogs.buttons import CancelButton, ConfirmButton, MoveButton, MoveSelect, hand_view
 from cogs.client import Tablehost, refusal
 from cogs.delivery import chunks
-from cogs.export import export as export_file
-from cogs.playbypost import CLOCK_DOCS, OnTimeout, clock_settings, mine, notify, set_clock, status
-from cogs.prompts import AbortButton, RematchButton, VoteButton, abort_view, switch
-from cogs.ratings import leaderboard as show_leaderboard
-from cogs.ratings import stats as show_stats
-from cogs.records import history
-from cogs.replay import replay
+from cogs.playbypost import CLOCK_DOCS, OnTimeout, clock_settings, mine, status
+from cogs.prompts import AbortButton, RematchButton, VoteButton, abort_view
 from cogs.rules import check_rules, command_lines, show_rules
-from cogs.spectating import board_table, spectate
+from cogs.spectating import board_table
 from cogs.surface import surface_of, title_of
+from cogs.table import TableCog, game_names
 from engines import GAMES, GameError
 from host.options import parse_options
 from host.store import Status
@@ -45,7 +45,7 @@ from host.tables import Table, secret_part
 log = logging.getLogger(__name__)
 
 
-IN_DMS = frozenset({"mine", "help", "notify", "rules"})
+IN_DMS = frozenset({"mine", "help", "rules"})
 """The /game commands that also work in a DM with the bot; the others need a server channel."""
 
 
@@ -76,7 +76,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         command = interaction.command
         if interaction.guild_id is None and (command is None or command.name not in IN_DMS):
             raise app_commands.NoPrivateMessage(
-                "That command works in a server channel with a game; here in DMs: /game mine, notify, rules, help."
+                "That command works in a server channel with a game; here in DMs: /game mine, rules, help,"
+                " and /table notify."
             )
         return True
 
@@ -123,11 +124,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
 
     @new.autocomplete("game")
     async def _game_names(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return [
-            app_commands.Choice(name=f"{cls.TITLE} ({cls._seat_range()} players)", value=name)
-            for name, cls in sorted(GAMES.items())
-            if current.lower() in name or current.lower() in cls.TITLE.lower()
-        ][:25]
+        return game_names(current)
 
     @app_commands.command(name="join", description="Take a seat at this channel's table")
     async def join(self, interaction: Interaction) -> None:
@@ -279,78 +276,6 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         """Shows the game's state and clock."""
         await status(interaction)
 
-    @app_commands.command(name="clock", description="See the turn clock, or change it (the game's creator)")
-    @app_commands.describe(**CLOCK_DOCS)
-    async def clock(
-        self,
-        interaction: Interaction,
-        remind_after: str | None = None,
-        timeout: str | None = None,
-        on_timeout: OnTimeout | None = None,
-    ) -> None:
-        """Shows or changes the clock."""
-        await set_clock(interaction, remind_after, timeout, on_timeout)
-
-    @app_commands.command(name="pause", description="Stop the turn clock (the creator, or every player agreeing)")
-    async def pause(self, interaction: Interaction) -> None:
-        """Pauses the clock, or asks the other players."""
-        await switch(interaction, "pause")
-
-    @app_commands.command(name="resume", description="Restart the turn clock (the creator, or every player agreeing)")
-    async def resume(self, interaction: Interaction) -> None:
-        """Resumes the clock, or asks the other players."""
-        await switch(interaction, "resume")
-
-    @app_commands.command(name="spectate", description="Copy this game's public posts into another channel")
-    @app_commands.describe(channel="The channel (or thread) to copy into", stop="Stop copying (to one, or to all)")
-    @app_commands.rename(channel="to")
-    async def spectate(
-        self,
-        interaction: Interaction,
-        channel: app_commands.AppCommandChannel | app_commands.AppCommandThread | None = None,
-        stop: bool = False,
-    ) -> None:
-        """Starts or stops a spectator channel (the creator, or Manage Channels)."""
-        await spectate(interaction, channel, stop)
-
-    @app_commands.command(name="export", description="A finished game's record: seed, every move, its dice (only you)")
-    @app_commands.describe(game="The game's id from /game history (default: this channel's latest finished game)")
-    async def export_(self, interaction: Interaction, game: int | None = None) -> None:
-        """Sends the caller a finished game's export file."""
-        await export_file(interaction, game)
-
-    @app_commands.command(name="stats", description="A player's rating, games and wins in this server (only you)")
-    @app_commands.describe(member="Whose (default: yours)")
-    async def stats(self, interaction: Interaction, member: discord.Member | discord.User | None = None) -> None:
-        """Shows a player's ratings in this server."""
-        await show_stats(interaction, member)
-
-    @app_commands.command(name="leaderboard", description="This server's top 10 of a game, posted in the channel")
-    @app_commands.describe(game="Which game (default: every game rated here)")
-    async def leaderboard(self, interaction: Interaction, game: str | None = None) -> None:
-        """Posts the server's leaderboard."""
-        await show_leaderboard(interaction, game)
-
-    @leaderboard.autocomplete("game")
-    async def _leaderboard_games(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return await self._game_names(interaction, current)
-
-    @app_commands.command(name="replay", description="An animated replay of this channel's game (or a game id)")
-    @app_commands.describe(game="A game id from /game history (default: this channel's latest)")
-    async def replay(self, interaction: Interaction, game: int | None = None) -> None:
-        """Posts the game's animated replay in the channel."""
-        await replay(interaction, game)
-
-    @app_commands.command(name="history", description="The games that ended in this channel (only you see it)")
-    async def history(self, interaction: Interaction) -> None:
-        """Lists the channel's past games with their ids."""
-        await history(interaction)
-
-    @app_commands.command(name="notify", description="Turn your reminder DMs on or off (for every game)")
-    async def notify(self, interaction: Interaction, reminders: bool) -> None:
-        """Sets the caller's reminder DMs."""
-        await notify(interaction, reminders)
-
     @app_commands.command(name="help", description="Every command, one line each (only you see it)")
     async def help(self, interaction: Interaction) -> None:
         """Replies ephemerally with the games and every command of every game."""
@@ -396,5 +321,6 @@ Open a table, `/game join`, `/game start`; then play with the game's commands or
 
 
 async def setup(bot: Tablehost) -> None:
-    """Adds the shared cog (discord.py extension entry point)."""
+    """Adds the shared cogs, ``/game`` and ``/table`` (discord.py extension entry point)."""
     await bot.add_cog(GameCog(bot))
+    await bot.add_cog(TableCog(bot))

@@ -1,4 +1,4 @@
-"""Ratings on Discord: ``/game stats [member]`` and ``/game leaderboard [game]``, per server.
+"""Ratings on Discord: ``/table stats [member]`` and ``/table leaderboard [game]``, per server.
 
 The rating shown is OpenSkill's ordinal μ − 3σ to one decimal (see :mod:`host.ratings`):
 everyone starts at 0.0. Stats answer only the caller (ephemeral); a leaderboard is posted
@@ -53,7 +53,7 @@ def percent(r: PlayerRating) -> str:
 
 
 def stats_line(r: PlayerRating) -> str:
-    """Returns one game's line of ``/game stats``."""
+    """Returns one game's line of ``/table stats``."""
     games = f"{r.games} game{'s' if r.games != 1 else ''}"
     wins = f"{r.wins} win{'s' if r.wins != 1 else ''}"
     return f"**{title_of(r.game)}**: rating **{r.rating:.1f}** · {games} · {wins} ({percent(r)} won)"

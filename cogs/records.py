@@ -1,6 +1,6 @@
-"""A channel's records on Discord: ``/game history``.
+"""A channel's records on Discord: ``/table history``.
 
-Each past game is listed with its id, which ``/game replay`` and ``/game export`` take.
+Each past game is listed with its id, which ``/table replay`` and ``/table export`` take.
 The Rematch button of a finished game's final board is :class:`cogs.prompts.RematchButton`.
 """
 
@@ -15,7 +15,7 @@ from cogs.surface import title_of
 from host.store import GameRow, Status
 
 HISTORY = 15
-"""Past games ``/game history`` lists."""
+"""Past games ``/table history`` lists."""
 
 
 def result_text(row: GameRow) -> str:
@@ -47,7 +47,7 @@ async def history(interaction: Interaction) -> None:
     if not rows:
         await interaction.followup.send("No game has ended in this channel yet.", ephemeral=True)
         return
-    lines = ["**Past games here** (`/game replay game:<id>`, `/game export game:<id>`):"]
+    lines = ["**Past games here** (`/table replay game:<id>`, `/table export game:<id>`):"]
     for row in rows:
         seats = await store.seats(row.id)
         title = title_of(row.game)

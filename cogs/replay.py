@@ -1,4 +1,4 @@
-"""The replay on Discord: ``/game replay [game]`` and the replay posted when a game ends.
+"""The replay on Discord: ``/table replay [game]`` and the replay posted when a game ends.
 
 A replay is an animated GIF of the game, one frame per turn (:mod:`host.replay` gives the
 positions, :mod:`render.replay` draws them). It is for everyone, so it is posted in the
@@ -166,7 +166,7 @@ async def _post(bot: Tablehost, row: GameRow, channel: discord.abc.Messageable, 
 
 
 async def replay(interaction: Interaction, game_id: int | None) -> None:
-    """``/game replay [game]``: posts the replay of the channel's latest game, or of its game ``game_id``."""
+    """``/table replay [game]``: posts the replay of the channel's latest game, or of its game ``game_id``."""
     await begin(interaction)
     bot = interaction.client
     store = bot.tables.store
@@ -179,7 +179,7 @@ async def replay(interaction: Interaction, game_id: int | None) -> None:
             row = None
     if row is None:
         missing = "There is no game in this channel yet." if game_id is None else (
-            f"There is no game {game_id} in this channel (`/game history` lists them).")
+            f"There is no game {game_id} in this channel (`/table history` lists them).")
         await interaction.followup.send(missing, ephemeral=True)
         return
     if row.seed is None:

@@ -1,6 +1,6 @@
 """Spectator channels: a game's public posts copied, read-only, into other channels.
 
-``/game spectate to:#channel`` (:mod:`cogs.spectating`; typed in the game's channel, by the game's creator or someone
+``/table spectate to:#channel`` (:mod:`cogs.spectating`; typed in the game's channel, by the game's creator or someone
 with Manage Channels there) makes ``#channel`` a spectator channel of the game: a header, a
 copy of the current live board, then a copy of every channel message the game's
 announcements make: each live board (:mod:`cogs.board`) with its edits and its close, the

@@ -1,4 +1,4 @@
-"""``/game spectate``: choose a game's spectator channels, and ``/game board`` typed in one.
+"""``/table spectate``: choose a game's spectator channels, and ``/game board`` typed in one.
 
 The copies themselves are made by :mod:`cogs.spectate` as each announcement is delivered;
 this module is the command that starts and stops them (the game's creator, or someone with
@@ -72,7 +72,7 @@ or a channel of another server, be answered here rather than fail in discord.py'
 
 
 async def spectate(interaction: Interaction, channel: Target | None, stop: bool) -> None:
-    """``/game spectate to:#channel stop:false``: copies this channel's game into ``to``, read-only.
+    """``/table spectate to:#channel stop:false``: copies this channel's game into ``to``, read-only.
 
     ``to`` is the option's name on Discord (``channel`` here). Typed in the game's channel by
     its creator or someone with Manage Channels. ``stop:true`` stops copying to ``to``; without
@@ -104,7 +104,7 @@ async def spectate(interaction: Interaction, channel: Target | None, stop: bool)
         await _stop(interaction, row, channel)
         return
     if channel is None:
-        await _reply(interaction, "Name the spectator channel: `/game spectate to:#channel`.")
+        await _reply(interaction, "Name the spectator channel: `/table spectate to:#channel`.")
         return
     if not isinstance(channel, discord.TextChannel | discord.Thread):
         await _reply(interaction, "A spectator channel must be a text channel or a thread.")
@@ -144,7 +144,7 @@ async def spectate(interaction: Interaction, channel: Target | None, stop: bool)
         await _reply(interaction, f"I can't copy the game to {channel.mention}: nothing is copied there.")
         return
     await _reply(interaction, f"{channel.mention} now spectates this {table.title} game: every public post of it"
-                              " is copied there. `/game spectate stop:true` stops it.")
+                              " is copied there. `/table spectate stop:true` stops it.")
 
 
 async def _resolve(bot: Tablehost, option: app_commands.AppCommandChannel | app_commands.AppCommandThread) -> Any:

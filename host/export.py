@@ -1,6 +1,6 @@
 """A finished game as one file: its seed and salt, the whole log, each move's dice and digest, the end.
 
-``/game export`` hands a player this file; ``python bot.py --verify FILE`` checks it (:mod:`host.verify`)
+``/table export`` hands a player this file; ``python bot.py --verify FILE`` checks it (:mod:`host.verify`)
 and ``python bot.py --console --load FILE`` replays it move by move. The file is JSON::
 
     {

@@ -55,5 +55,5 @@ def commit_line(seed: int, salt: str) -> str:
 def reveal_line(seed: int, salt: str) -> str:
     """Returns the line that reveals a finished game's seed and salt."""
     return (f"🎲 Fair dice revealed: seed {seed}, salt {salt}; SHA-256 of \"{seed}:{salt}\" is the commitment"
-            f" posted at the start ({commitment(seed, salt)[:16]}…). /game export, then bot.py --verify, checks"
+            f" posted at the start ({commitment(seed, salt)[:16]}…). /table export, then bot.py --verify, checks"
             " every roll.")

@@ -8,7 +8,7 @@ handled once however many timekeepers run, and however often the bot restarts:
 - A clock overdue by several stages (the bot was down) is handled once, at its latest
   stage: a timeout without the reminders before it, or only the latest reminder.
 - A reminder pings the players to act in the game's channel and, unless they turned it
-  off (``/game notify``), DMs them; the clock's windows are described in :mod:`host.clock`.
+  off (``/table notify``), DMs them; the clock's windows are described in :mod:`host.clock`.
 - Pause and resume (the creator, or every seated player agreeing) stop and restart it.
 
 Times come from the table service's clock, so tests move time by hand and call

@@ -185,7 +185,7 @@ async def test_shard_0_delivers_what_a_dead_shard_1_left_pending_in_a_thread_of_
     assert record.shards == [(1, COUNT)] and {cb.client for cb in record.callbacks} == {"shard1"}
     [thread] = odd.threads
     await one.dt.slash("game", "join", user="bob", channel=thread)
-    spectating = await one.dt.slash("game", "spectate", user="ann", channel=thread, to=watch, stop=False)
+    spectating = await one.dt.slash("table", "spectate", user="ann", channel=thread, to=watch, stop=False)
     assert "now spectates" in spectating.content, spectating.content
     await one.dt.stop_bot()
     assert not any(s.connected for s in fake.gateway.sessions_of("shard1"))

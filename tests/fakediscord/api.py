@@ -180,7 +180,7 @@ class DiscordTest:
         dispatched. A user may act only in guilds they are a member of and in their own DM.
 
         The command's options are the other keywords, or ``with_options`` (a mapping) for one whose
-        name is also a keyword of this method: ``slash("game", "clock", user="ann",
+        name is also a keyword of this method: ``slash("table", "clock", user="ann",
         with_options={"timeout": "1d"})``.
 
         Returns once the bot has answered for good (a message, an edit of a deferred response or a

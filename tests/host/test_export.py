@@ -1,4 +1,4 @@
-"""/game export's file: a finished game's seed, salt, commitment, log with dice and digests, and its end.
+"""/table export's file: a finished game's seed, salt, commitment, log with dice and digests, and its end.
 
 The games here are real ones played through the table service: NXS with random legal moves
 to its end (with an undo), XISK with random legal moves (battles, a turn played by the clock)

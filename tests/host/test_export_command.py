@@ -1,4 +1,4 @@
-"""``/game export [game]`` (cogs/export.py): the file goes privately to whoever asked, or a clear refusal."""
+"""``/table export [game]`` (cogs/export.py): the file goes privately to whoever asked, or a clear refusal."""
 
 from __future__ import annotations
 

@@ -60,7 +60,7 @@ async def test_reminder_dms_can_be_turned_off_and_the_ping_stays(discord_test: D
     dt = discord_test
     clock = Clock(START)
     tables.clock = clock
-    answer = await dt.slash("game", "notify", user="ann", reminders=False)
+    answer = await dt.slash("table", "notify", user="ann", reminders=False)
     assert "No more reminder DMs" in answer.content
     await open_tally(dt, "ann", "bob")
     dms = len(dt.dms("ann"))
@@ -73,13 +73,14 @@ async def test_the_creator_sets_the_clock_and_bad_values_are_refused(discord_tes
     dt = discord_test
     tables.clock = Clock(START)
     await open_tally(dt, "ann", "bob")
-    refused = await dt.slash("game", "clock", user="ann", with_options={"timeout": "soon"})
+    refused = await dt.slash("table", "clock", user="ann", with_options={"timeout": "soon"})
     assert "timeout: I can't read 'soon'" in refused.content
-    bob = await dt.slash("game", "clock", user="bob", with_options={"timeout": "1d"})
+    bob = await dt.slash("table", "clock", user="bob", with_options={"timeout": "1d"})
     assert "Only the game's creator" in bob.content
-    await dt.slash("game", "clock", user="ann", remind_after="1h", on_timeout="forfeit", with_options={"timeout": "6h"})
+    await dt.slash("table", "clock", user="ann", remind_after="1h", on_timeout="forfeit",
+                   with_options={"timeout": "6h"})
     assert "Ann set the clock: reminders after 1 h, timeout after 6 h (forfeit)." in dt.messages("general")[-1].content
-    shown = await dt.slash("game", "clock", user="bob")
+    shown = await dt.slash("table", "clock", user="bob")
     assert shown.content.startswith("Clock: reminders after 1 h, timeout after 6 h (forfeit).")
 
 
@@ -90,7 +91,7 @@ async def test_a_player_asks_to_pause_and_the_creator_agrees_with_the_button(
     clock = Clock(START)
     tables.clock = clock
     await open_tally(dt, "ann", "bob")
-    asked = await dt.slash("game", "pause", user="bob")
+    asked = await dt.slash("table", "pause", user="bob")
     assert "Noted: 1 of 2 players agree." in asked.content
     question = dt.messages("general")[-1]
     assert "Bob asks to pause the clock (1 of 2 players agree)" in question.content
@@ -101,7 +102,7 @@ async def test_a_player_asks_to_pause_and_the_creator_agrees_with_the_button(
     clock.at(500)
     assert await bot_of(dt).timekeeper.tick() == []
     assert "Paused since <t:" in (await dt.slash("game", "status", user="bob")).content
-    await dt.slash("game", "resume", user="ann")
+    await dt.slash("table", "resume", user="ann")
     assert "resumed the clock" in dt.messages("general")[-1].content
     clock.at(500 + 12)
     assert [o.notice for o in await bot_of(dt).timekeeper.tick()] == ["reminder"]

@@ -1,6 +1,6 @@
 """Ratings on Discord: stats answer the caller only, a leaderboard is public and pings nobody, per server.
 
-They run as ``/game stats`` and ``/game leaderboard``; the bot rates each game as its end is announced.
+They run as ``/table stats`` and ``/table leaderboard``; the bot rates each game as its end is announced.
 """
 
 from __future__ import annotations
@@ -27,18 +27,18 @@ async def test_stats_show_rating_games_wins_and_win_rate_to_the_caller_only(
     await won_by(dt, "ann", "bob")
     assert await Ratings(tables.store).sweep() == 0  # the bot rated each game as its end was announced
     public = len(dt.messages("general"))
-    await dt.slash("game", "stats", user="ann")
+    await dt.slash("table", "stats", user="ann")
     mine = dt.ephemerals("ann")[-1]
     ann, bob = dt.user("ann").id, dt.user("bob").id
     assert f"**Ratings of <@{ann}>** in this server" in mine.content
     rating = (await Ratings(tables.store).stats(str(dt.guild().id), str(ann)))[0].rating
     assert f"**Tally**: rating **{rating:.1f}** · 2 games · 2 wins (100% won)" in mine.content
     assert rating > 0
-    await dt.slash("game", "stats", user="ann", member=dt.user("bob"))
+    await dt.slash("table", "stats", user="ann", member=dt.user("bob"))
     theirs = dt.ephemerals("ann")[-1]
     assert f"<@{bob}>" in theirs.content and "2 games · 0 wins (0% won)" in theirs.content
     assert "rating **-" in theirs.content
-    await dt.slash("game", "stats", user="cy")
+    await dt.slash("table", "stats", user="cy")
     assert "has no rated game in this server yet" in dt.ephemerals("cy")[-1].content
     assert len(dt.messages("general")) == public  # nothing posted in the channel
 
@@ -49,7 +49,7 @@ async def test_the_leaderboard_is_public_best_first_and_pings_nobody(discord_tes
     await won_by(dt, "ann", "cy")
     await won_by(dt, "bob", "cy")
     assert await Ratings(tables.store).sweep() == 0
-    await dt.slash("game", "leaderboard", user="cy", game="Tally")
+    await dt.slash("table", "leaderboard", user="cy", game="Tally")
     assert dt.ephemerals("cy")[-1].content == "Posted."
     board = dt.messages("general")[-1]
     ann, bob, cy = (dt.user(n).id for n in ("ann", "bob", "cy"))
@@ -58,11 +58,11 @@ async def test_the_leaderboard_is_public_best_first_and_pings_nobody(discord_tes
     assert lines[0] == "🏆 **Tally**: top 3"
     assert lines[1].startswith(f"1. <@{ann}> **") and lines[1].endswith("2 games, 2 wins (100%)")
     assert lines[2].startswith(f"2. <@{bob}> **") and lines[3].startswith(f"3. <@{cy}> **")
-    await dt.slash("game", "leaderboard", user="cy")  # every game rated here
+    await dt.slash("table", "leaderboard", user="cy")  # every game rated here
     assert dt.messages("general")[-1].content == board.content
-    await dt.slash("game", "leaderboard", user="cy", game="chess")
+    await dt.slash("table", "leaderboard", user="cy", game="chess")
     assert "There is no game called 'chess'" in dt.ephemerals("cy")[-1].content
-    await dt.slash("game", "leaderboard", user="cy", game="nxs")
+    await dt.slash("table", "leaderboard", user="cy", game="nxs")
     assert dt.messages("general")[-1].content.startswith("No rated NXS game in this server yet.")
 
 
@@ -74,10 +74,10 @@ async def test_each_server_has_its_own_ratings(discord_test: DiscordTest, tables
     await won_by(dt, "bob", "ann", lounge)
     await won_by(dt, "bob", "ann", lounge)
     assert await Ratings(tables.store).sweep() == 0
-    await dt.slash("game", "stats", user="ann")
+    await dt.slash("table", "stats", user="ann")
     assert "1 game · 1 win (100% won)" in dt.ephemerals("ann")[-1].content
-    await dt.slash("game", "stats", user="ann", channel=lounge)
+    await dt.slash("table", "stats", user="ann", channel=lounge)
     assert "2 games · 0 wins (0% won)" in dt.ephemerals("ann")[-1].content
-    await dt.slash("game", "leaderboard", user="ann", channel=lounge)
+    await dt.slash("table", "leaderboard", user="ann", channel=lounge)
     first = dt.messages(lounge)[-1].content.splitlines()[1]
     assert first.startswith(f"1. <@{dt.user('bob').id}>")

@@ -1,4 +1,4 @@
-"""A channel's records on Discord: /game history, and the Rematch button of a finished game."""
+"""A channel's records on Discord: /table history, and the Rematch button of a finished game."""
 
 from __future__ import annotations
 
@@ -42,13 +42,13 @@ async def test_the_final_board_offers_a_rematch_that_starts_when_both_click(
 
 async def test_history_lists_the_channel_s_past_games_with_their_ids(discord_test: DiscordTest, tables: Tables) -> None:
     dt = discord_test
-    assert "No game has ended" in (await dt.slash("game", "history", user="ann")).content
+    assert "No game has ended" in (await dt.slash("table", "history", user="ann")).content
     await finish_race(dt)
     old = await tables.table(str(dt.channel("general").id))
     await open_tally(dt, "bob", "cy")
     await dt.slash("game", "abort", user="bob")
     await dt.click(dt.ephemerals("bob")[-1], "Abort the game", user="bob")
-    listing = (await dt.slash("game", "history", user="cy")).content.splitlines()
+    listing = (await dt.slash("table", "history", user="cy")).content.splitlines()
     assert listing[0].startswith("**Past games here**")
     assert listing[1].startswith("`") and "**Tally**: Bob, Cy; aborted; 0 moves; <t:" in listing[1]
     assert listing[2].startswith(f"`{old.row.id}` **Tally**: Ann, Bob; won by Ann; 1 move; <t:")
@@ -59,11 +59,11 @@ async def test_export_sends_the_finished_game_s_record_and_refuses_a_running_one
 ) -> None:
     dt = discord_test
     await open_tally(dt, "ann", "bob", options="target=5")
-    running = await dt.slash("game", "export", user="bob")
+    running = await dt.slash("table", "export", user="bob")
     assert "still running" in running.content and not running.files
     await dt.slash("game", "play", user="ann", move="add 3")
     await dt.slash("game", "play", user="bob", move="add 2")
-    record = await dt.slash("game", "export", user="cy")
+    record = await dt.slash("table", "export", user="cy")
     assert record.ephemeral and record.files and record.files[0].filename.startswith("tally-")
     data = json.loads(record.files[0].data)
     assert data["format"] == "tablehost-game" and [m["move"] for m in data["moves"]] == ["add 3", "add 2"]

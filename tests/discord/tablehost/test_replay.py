@@ -1,7 +1,7 @@
 """The replay on Discord: posted in the channel as a GIF, with progress for a long game, and once at a game's end.
 
-Until ``/game replay`` is wired into the /game cog, the command is driven through a test-only
-cog (``/replaytest replay``) that calls :func:`cogs.replay.replay` exactly as it will.
+The command is driven through a test-only cog (``/replaytest replay``) that calls
+:func:`cogs.replay.replay` exactly as ``/table replay`` does.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from tests.fakediscord.api import DiscordTest
 
 
 class ReplayProbe(commands.GroupCog, group_name="replaytest", group_description="Replays, for the tests"):
-    """Calls the replay command as ``/game replay`` will."""
+    """Calls the replay command as ``/table replay`` does."""
 
     def __init__(self, bot: Tablehost) -> None:
         self.bot = bot
@@ -116,9 +116,9 @@ async def test_replay_of_a_game_id_takes_this_channels_games_only(discord_test: 
     assert record.ephemeral and record.content == "There is no game in this channel yet."
     await open_tally(dt, "ann", "bob")
     record = await dt.slash("replaytest", "replay", user="ann", game=99)
-    assert record.content == "There is no game 99 in this channel (`/game history` lists them)."
+    assert record.content == "There is no game 99 in this channel (`/table history` lists them)."
     record = await dt.slash("replaytest", "replay", user="ann", channel="table-1", game=1)
-    assert record.content == "There is no game 1 in this channel (`/game history` lists them)."
+    assert record.content == "There is no game 1 in this channel (`/table history` lists them)."
     record = await dt.slash("replaytest", "replay", user="ann", game=1)
     assert record.content == "Posted." and len(gifs(dt)) == 1
     assert len(dt.messages("general")) > before

@@ -46,7 +46,7 @@ async def test_a_spectator_channel_copies_every_public_post_and_edit_in_order_an
 ) -> None:
     dt = discord_test
     await dt.slash("game", "new", user="ann", game="tally", options="target=9")
-    record = await dt.slash("game", "spectate", user="ann", to=dt.channel("table-1"), stop=False)
+    record = await dt.slash("table", "spectate", user="ann", to=dt.channel("table-1"), stop=False)
     assert record.ephemeral and record.content.startswith(f"{dt.channel('table-1').mention} now spectates this Tally")
     [header] = dt.messages("table-1")
     general = dt.channel("general")
@@ -99,7 +99,7 @@ async def test_a_spectator_channel_follows_a_xisk_game_from_the_middle_without_a
         await play(dt, NAMES[actor], choose(table.game.legal_moves(actor), rng), table)
     live = dt.messages("general")[-1]
     first = len(dt.messages("general")) - 1
-    await dt.slash("game", "spectate", user="cy", to=dt.channel("table-2"), stop=False)  # cy may manage channels
+    await dt.slash("table", "spectate", user="cy", to=dt.channel("table-2"), stop=False)  # cy may manage channels
     header, start = dt.messages("table-2")
     assert header.content.startswith("Spectating XISK from")
     assert_copy(dt, live, start)  # the current board, as it stands
@@ -137,7 +137,7 @@ async def test_game_board_in_a_spectator_channel_shows_the_game_it_spectates(
 ) -> None:
     dt = discord_test
     await open_tally(dt, "ann", "bob")
-    await dt.slash("game", "spectate", user="ann", to=dt.channel("table-1"))
+    await dt.slash("table", "spectate", user="ann", to=dt.channel("table-1"))
     before = len(dt.messages("general"))
     record = await dt.slash("game", "board", user="cy", channel="table-1")
     assert record.ephemeral and record.content == "Posted."
@@ -154,7 +154,7 @@ async def test_the_board_of_a_spectator_channel_is_its_game_even_when_a_newer_on
     dt = discord_test
     await open_tally(dt, "ann", "bob", options="target=3")
     watch = str(dt.channel("table-1").id)
-    await dt.slash("game", "spectate", user="ann", to=dt.channel("table-1"))
+    await dt.slash("table", "spectate", user="ann", to=dt.channel("table-1"))
     await dt.slash("game", "play", user="ann", move="add 3")  # Ann wins
     watched = await spectating.board_table(dt.bot, watch)
     await dt.slash("game", "new", user="bob", game="tally")  # a new game in #general, not spectated
@@ -168,23 +168,23 @@ async def test_stop_ends_the_copies_and_says_so(discord_test: DiscordTest, table
     dt = discord_test
     await open_tally(dt, "ann", "bob")
     watch = dt.channel("table-1")
-    await dt.slash("game", "spectate", user="ann", to=watch, stop=False)
+    await dt.slash("table", "spectate", user="ann", to=watch, stop=False)
     assert len(dt.messages("table-1")) == 2  # the header and the live board
     await dt.slash("game", "play", user="ann", move="add 1")
     assert len(dt.messages("table-1")) == 3
 
-    record = await dt.slash("game", "spectate", user="ann", to=watch, stop=True)
+    record = await dt.slash("table", "spectate", user="ann", to=watch, stop=True)
     assert record.ephemeral and record.content == f"Stopped copying this Tally game to {watch.mention}."
     assert dt.messages("table-1")[-1].content == f"No longer spectating Tally from {dt.channel('general').mention}."
     count = len(dt.messages("table-1"))
     await dt.slash("game", "play", user="bob", move="add 1")
     assert len(dt.messages("table-1")) == count
-    again = await dt.slash("game", "spectate", user="ann", to=watch, stop=True)
+    again = await dt.slash("table", "spectate", user="ann", to=watch, stop=True)
     assert again.content == f"{watch.mention} does not spectate this game."
 
     # typed in the spectator channel itself, with no channel named
-    await dt.slash("game", "spectate", user="ann", to=watch, stop=False)
-    here = await dt.slash("game", "spectate", user="ann", channel="table-1", stop=True)
+    await dt.slash("table", "spectate", user="ann", to=watch, stop=False)
+    here = await dt.slash("table", "spectate", user="ann", channel="table-1", stop=True)
     assert here.content == f"Stopped copying the Tally game from {dt.channel('general').mention} here."
     table = await tables.table(str(dt.channel("general").id))
     assert await dt.bot.spectators.channels(table.row.id) == []
@@ -192,21 +192,21 @@ async def test_stop_ends_the_copies_and_says_so(discord_test: DiscordTest, table
 
 async def test_who_may_spectate_and_where_is_checked(discord_test: DiscordTest) -> None:
     dt = discord_test
-    none_here = await dt.slash("game", "spectate", user="ann", channel="table-1", to=dt.channel("table-2"))
+    none_here = await dt.slash("table", "spectate", user="ann", channel="table-1", to=dt.channel("table-2"))
     assert none_here.ephemeral and "no game in this channel" in none_here.content
     await open_tally(dt, "ann", "bob")
     plain_bob = replace(dt.user("bob"), permissions=MEMBER_PERMISSIONS)  # seated, but not the creator
-    refused = await dt.slash("game", "spectate", user=plain_bob, to=dt.channel("table-1"))
+    refused = await dt.slash("table", "spectate", user=plain_bob, to=dt.channel("table-1"))
     assert refused.ephemeral and "creator or someone with Manage Channels" in refused.content
-    same = await dt.slash("game", "spectate", user="ann", to=dt.channel("general"))
+    same = await dt.slash("table", "spectate", user="ann", to=dt.channel("general"))
     assert "the game's own channel" in same.content
     await dt.slash("game", "new", user="cy", game="tally", channel="table-2")
-    busy = await dt.slash("game", "spectate", user="ann", to=dt.channel("table-2"))
+    busy = await dt.slash("table", "spectate", user="ann", to=dt.channel("table-2"))
     assert busy.content == f"{dt.channel('table-2').mention} has a game of its own: choose a channel without one."
-    unnamed = await dt.slash("game", "spectate", user="ann")
-    assert unnamed.content == "Name the spectator channel: `/game spectate to:#channel`."
-    await dt.slash("game", "spectate", user="ann", to=dt.channel("table-1"))
-    twice = await dt.slash("game", "spectate", user="ann", to=dt.channel("table-1"))
+    unnamed = await dt.slash("table", "spectate", user="ann")
+    assert unnamed.content == "Name the spectator channel: `/table spectate to:#channel`."
+    await dt.slash("table", "spectate", user="ann", to=dt.channel("table-1"))
+    twice = await dt.slash("table", "spectate", user="ann", to=dt.channel("table-1"))
     assert twice.content == f"{dt.channel('table-1').mention} already spectates this game."
     assert len(dt.messages("table-1")) == 2  # one header, one board
     assert all(r.ephemeral for r in (refused, same, busy, unnamed, twice))
@@ -218,7 +218,7 @@ async def test_a_channel_of_another_server_is_refused(discord_test: DiscordTest)
     await dt.fake.join_guild("Second", channels=["lounge"])
     await open_tally(dt, "ann", "bob")
     lounge = dt.channel("lounge", guild="Second")
-    far = await dt.slash("game", "spectate", user="ann", to=lounge)
+    far = await dt.slash("table", "spectate", user="ann", to=lounge)
     assert far.ephemeral
     assert far.content == f"{lounge.mention} is in another server: a spectator channel must be in this one."
     assert dt.messages(lounge) == []
@@ -250,7 +250,7 @@ async def test_a_spectator_channel_closed_to_the_bot_never_holds_the_game_up_and
     dt = discord_test
     await open_tally(dt, "ann", "bob")
     watch = dt.channel("table-1")
-    await dt.slash("game", "spectate", user="ann", to=watch)
+    await dt.slash("table", "spectate", user="ann", to=watch)
     closed = dt.faults.fail(
         CREATE_MESSAGE, status=403, times=None, body={"message": "Missing Permissions", "code": 50013},
         match=lambda request: request.match_info.get("channel_id") == str(watch.id),
@@ -272,7 +272,7 @@ async def test_a_spectator_channel_closed_to_the_bot_never_holds_the_game_up_and
 async def test_a_retried_announcement_copies_each_post_once(discord_test: DiscordTest, tables: Tables) -> None:
     dt = discord_test
     await open_tally(dt, "ann", "bob")
-    await dt.slash("game", "spectate", user="ann", to=dt.channel("table-1"))
+    await dt.slash("table", "spectate", user="ann", to=dt.channel("table-1"))
     general = dt.channel("general")
     game_id = (await tables.table(str(general.id))).row.id
     source = await dt.bot.get_partial_messageable(general.id).send("A public post.")

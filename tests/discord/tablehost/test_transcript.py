@@ -183,8 +183,8 @@ async def after_the_end(dt: DiscordTest) -> None:
     await dt.wait_until(lambda: any(f.filename.endswith("-replay.gif") for m in dt.messages("general")
                                     for f in m.files), timeout=60)
     await dt.quiet(0.3)
-    await dt.slash("game", "history", user="bob")
-    await dt.slash("game", "export", user="bob")
+    await dt.slash("table", "history", user="bob")
+    await dt.slash("table", "export", user="bob")
 
 
 USERS = {"Ann": "ann", "Bob": "bob"}

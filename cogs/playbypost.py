@@ -15,7 +15,7 @@ from cogs.actions import open_table
 from cogs.client import refusal
 from cogs.replies import JUMP, Interaction, begin, deliver_done, person
 from cogs.surface import title_of
-from engines import GameError
+from engines import KITS, GameError
 from host.clock import ClockRow, ClockSettings
 from host.store import GameRow, Status
 
@@ -161,8 +161,10 @@ async def set_clock(
     """Changes the channel's game clock (its creator)."""
     await begin(interaction)
     if remind_after is None and timeout is None and on_timeout is None:
-        row = await _clock_here(interaction)
-        await interaction.followup.send(clock_line(row), ephemeral=True)
+        game = await interaction.client.tables.store.active_game(str(interaction.channel_id), snapshot=False)
+        row = None if game is None else await interaction.client.timekeeper.clocks.get(game.id)
+        note = timeout_note(game.game, row) if game is not None else ""
+        await interaction.followup.send(clock_line(row) + note, ephemeral=True)
         return
     try:
         out = await interaction.client.timekeeper.configure(
@@ -175,9 +177,11 @@ async def set_clock(
     await deliver_done(interaction, out)
 
 
-async def _clock_here(interaction: Interaction) -> ClockRow | None:
-    game = await interaction.client.tables.store.active_game(str(interaction.channel_id), snapshot=False)
-    return None if game is None else await interaction.client.timekeeper.clocks.get(game.id)
+def timeout_note(game: str, row: ClockRow | None) -> str:
+    """Returns " At a timeout: …", the game's own words (its kit's) for what its clock's policy plays, or ""."""
+    kit = KITS.get(game)
+    wording = kit.timeout_wording.get(row.settings.on_timeout) if kit is not None and row is not None else None
+    return f" At a timeout: {wording}" if wording else ""
 
 
 async def notify(interaction: Interaction, on: bool) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from cogs.client import Tablehost
+from engines.xisk.game import Xisk
 from host.tables import Tables
 from tests.discord.tablehost.helpers import open_tally, said
 from tests.fakediscord.api import DiscordTest
@@ -154,3 +155,15 @@ async def test_the_bot_s_own_timekeeper_wakes_for_a_deadline(discord_test: Disco
     await dt.wait_until(lambda: len(dt.messages("general")) > before)
     assert "⏰ Reminder: it is Ann's move." in dt.messages("general")[-1].content
     assert await bot_of(dt).timekeeper.tick() == []  # handled once, by the loop
+
+
+async def test_the_clock_says_in_the_game_s_own_words_what_a_timeout_plays(
+    discord_test: DiscordTest, tables: Tables
+) -> None:
+    dt = discord_test
+    await dt.slash("xisk", "new", user="ann")
+    shown = await dt.slash("table", "clock", user="bob")
+    assert shown.content.endswith(f" At a timeout: {Xisk.TIMEOUT_DOCS['skip']}"), shown.content
+    await dt.slash("table", "clock", user="ann", on_timeout="forfeit")
+    shown = await dt.slash("table", "clock", user="bob")
+    assert shown.content.endswith(f" At a timeout: {Xisk.TIMEOUT_DOCS['forfeit']}"), shown.content

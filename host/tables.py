@@ -29,7 +29,7 @@ from typing import Any
 from engines import GAMES, GameError
 from engines.core import Event, Game, is_public, shown
 from engines.core.ai import LEVELS, has_bots
-from host.bots import bot_id, bot_turn, is_bot
+from host.bot_seats import bot_id, bot_turn, is_bot
 from host.clock import ClockSettings, span_text
 from host.fairness import commit_line, digest, new_salt, reveal_line
 from host.outbox import Outbox

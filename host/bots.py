@@ -14,24 +14,21 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
-import secrets
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from engines import GameError
-from engines.core.ai import LEVELS, think
+from engines.core.ai import think
+from host.bot_seats import PREFIX, bot_id, bot_rng, bot_turn, is_bot, level_of
 from host.outbox import Outbox
 from host.store import Status, StoreError
 
 if TYPE_CHECKING:
-    from engines.core import Game
     from host.tables import Tables
 
 log = logging.getLogger(__name__)
 
-PREFIX = "bot:"
 MAX_MOVES = 2_000
 WATCH_EVERY = 60.0
 """Seconds between a shared store's sweeps for bots left to play by a process that stopped."""
@@ -40,48 +37,6 @@ WATCH_IDLE = 30.0
 """The most moves bots play in a row in one channel before handing back (a guard, never reached in play)."""
 
 Deliver = Callable[[Outbox], Awaitable[object]]
-
-
-def is_bot(player_id: str) -> bool:
-    """Returns whether a seat's player id is a bot's.
-
-    >>> is_bot("bot:hard:1"), is_bot("123456789")
-    (True, False)
-    """
-    return player_id.startswith(PREFIX)
-
-
-def bot_id(level: str, n: int) -> str:
-    """Returns the player id of a game's ``n``-th bot of ``level``."""
-    if level not in LEVELS:
-        raise ValueError(f"level must be one of {', '.join(LEVELS)}")
-    return f"{PREFIX}{level}:{n}"
-
-
-def level_of(player_id: str) -> str:
-    """Returns a bot's level from its player id (``normal`` when unreadable).
-
-    >>> level_of("bot:easy:2"), level_of("bot:??")
-    ('easy', 'normal')
-    """
-    parts = player_id.split(":")
-    return parts[1] if len(parts) == 3 and parts[1] in LEVELS else "normal"
-
-
-def bot_rng() -> random.Random:
-    """Returns a bot's own randomness, drawn apart from the game's seed (it tells nothing of the dice)."""
-    return random.Random(secrets.randbits(64))
-
-
-def bot_turn(game: Game, seat: str, level: str, *, most: int = 300) -> list[str]:
-    """Returns the moves a bot of ``level`` plays for ``seat`` until its turn passes, on ``game`` (a copy)."""
-    moves: list[str] = []
-    rng = bot_rng()
-    while len(moves) < most and not game.is_over and seat in game.to_act():
-        move = think(game, seat, level, rng)
-        game.play(seat, move)
-        moves.append(game.last_move or move)
-    return moves
 
 
 class Bots:
@@ -184,3 +139,7 @@ class Bots:
         except GameError as err:  # the position moved on meanwhile, or a policy bug: look again once
             log.warning("bot move %r in game %s refused: %s", move[:40], table.row.id, err)
             return None
+
+
+__all__ = ["MAX_MOVES", "PREFIX", "WATCH_EVERY", "WATCH_IDLE", "Bots", "Deliver", "bot_id", "bot_rng", "bot_turn",
+           "is_bot", "level_of"]

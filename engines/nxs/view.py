@@ -27,21 +27,72 @@ the same view):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from enum import Enum
+from typing import Any, Protocol
 
 from engines.core import JSON, IllegalMove, shown
 from engines.nxs.board import cell_hex, cell_name
 from engines.nxs.hexes import CORNERS, DIRECTIONS, absolute, parse_facing
 from engines.nxs.position import Piece, Position
-from engines.nxs.roster import COLOURS, default_data
+from engines.nxs.roster import COLOURS, Ship, default_data
 from engines.nxs.rules import captures, is_legal, slides
 from engines.nxs.territory import held, scores
 
-if TYPE_CHECKING:
-    from engines.nxs.game import Nxs
+
+class Ending(Protocol):
+    """What the view reads of a game's result (:class:`engines.nxs.game.Outcome` has it)."""
+
+    @property
+    def termination(self) -> Enum: ...
+
+    @property
+    def winner(self) -> int | None: ...
 
 
-def build_view(game: Nxs) -> JSON:
+class Viewed(Protocol):
+    """What the view reads of a game: the :class:`engines.nxs.game.Nxs` engine, which calls the view, has it.
+
+    Declared here, so the view imports nothing from the engine's module.
+    """
+
+    @property
+    def players(self) -> list[str]: ...
+
+    @property
+    def options(self) -> dict[str, Any]: ...
+
+    @property
+    def ships(self) -> dict[str, Ship]: ...
+
+    @property
+    def pos(self) -> Position: ...
+
+    @property
+    def outcome(self) -> Ending | None: ...
+
+    @property
+    def scores(self) -> tuple[int, int]: ...
+
+    @property
+    def targets(self) -> tuple[int, int]: ...
+
+    @property
+    def captured(self) -> list[int]: ...
+
+    @property
+    def step(self) -> Enum: ...
+
+    @property
+    def turn(self) -> int: ...
+
+    @property
+    def last(self) -> dict[str, str] | None: ...
+
+    @property
+    def quiet(self) -> int: ...
+
+
+def build_view(game: Viewed) -> JSON:
     """Returns the public view of ``game`` (the fields are listed in the module docstring)."""
     players, ships = game.players, game.ships
     pieces = []
@@ -90,7 +141,7 @@ def _from_view(view: JSON) -> tuple[Position, tuple[int, int]]:
     return pos, (int(targets[view["players"][0]]), int(targets[view["players"][1]]))
 
 
-def piece_moves(game_or_view: Nxs | JSON | Any, cell: str) -> dict[str, list[str]]:
+def piece_moves(game_or_view: Viewed | JSON | Any, cell: str) -> dict[str, list[str]]:
     """Returns the cells the piece on ``cell`` may move to and capture on now.
 
     Works on a game or on its view, whoever's turn it is; moves the close call forbids

@@ -1,0 +1,136 @@
+"""The rows the store hands out (games, seats, live boards, moves) and how they are read from the database."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+from host.db import Row
+
+
+class Status(StrEnum):
+    """Where a game is in its life."""
+
+    LOBBY = "lobby"
+    """Seats are open; the game has not started."""
+    RUNNING = "running"
+    """Moves are being played."""
+    FINISHED = "finished"
+    """The engine says the game is over."""
+    ABORTED = "aborted"
+    """Stopped by its creator or a channel manager."""
+
+
+ACTIVE = (Status.LOBBY, Status.RUNNING)
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """One row of ``games`` (``snapshot`` is None when it was not read, or before the start)."""
+
+    id: int
+    guild_id: str | None
+    channel_id: str
+    game: str
+    status: Status
+    creator_id: str
+    options: dict[str, Any]
+    seed: int | None
+    snapshot: str | None
+    version: int
+    broken: str | None
+    created_at: str
+    updated_at: str
+    salt: str | None = field(default=None, repr=False)
+    """The fair-dice salt: secret while the game runs (see :mod:`host.fairness`)."""
+    winners: list[str] | None = None
+    """Seat names of the winners once finished (``[]``: a draw); None while running, or aborted."""
+    rematch_of: int | None = None
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One seated player: ``name`` is what the engine calls them."""
+
+    seat: int
+    player_id: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Board:
+    """A game's live board: the message of the current turn, what the turn is, and its recap so far.
+
+    ``actors`` is the turn's key: who must act in it, or the game's own key (a phase, say).
+    """
+
+    message_id: str
+    actors: tuple[str, ...]
+    recap: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class MoveRow:
+    """One accepted move of the log."""
+
+    seq: int
+    player_id: str
+    move: str
+    at: str
+    interaction_id: str | None
+    origin: str | None = None
+    """None for the player's own move; ``clock`` for one the turn clock played for them."""
+    events: str | None = None
+    """The public events the move announced (JSON), as recorded; None for moves from before records."""
+    digest: str | None = None
+    """SHA-256 of the game's state after the move (:func:`host.fairness.digest`)."""
+
+
+def now() -> str:
+    """Returns the current UTC time as ISO 8601 text."""
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _game_row(row: Row) -> GameRow:
+    try:
+        options = json.loads(row["options"])
+    except (ValueError, RecursionError):
+        options = {}
+    return GameRow(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        game=row["game"],
+        status=Status(row["status"]),
+        creator_id=row["creator_id"],
+        options=options if isinstance(options, dict) else {},
+        seed=row["seed"],
+        snapshot=row["snapshot"],
+        version=row["version"],
+        broken=row["broken"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        salt=row["salt"],
+        winners=_names(row["winners"]),
+        rematch_of=row["rematch_of"],
+    )
+
+
+def _names(text: str | None) -> list[str] | None:
+    """Reads a stored JSON list of names (None when absent or damaged)."""
+    if text is None:
+        return None
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return [str(v) for v in value] if isinstance(value, list) else None
+
+
+def _move_row(r: Row) -> MoveRow:
+    keys = set(r.keys())
+    return MoveRow(r["seq"], r["player_id"], r["move"], r["at"], r["interaction_id"], r["origin"],
+                   r["events"] if "events" in keys else None, r["digest"] if "digest" in keys else None)

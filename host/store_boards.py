@@ -1,0 +1,59 @@
+"""The store's record of where each game's live board and each player's hand message are (the adapter's ids)."""
+
+from __future__ import annotations
+
+import json
+
+from host.db import Database
+from host.rows import Board, now
+
+
+class StoreBoards:
+    """The store's live boards and hand messages (a part of :class:`host.store.Store`)."""
+
+    db: Database
+
+    async def board(self, game_id: int) -> Board | None:
+        """Returns the game's live board, or None before its first."""
+        row = await self.db.read(
+            lambda tx: tx.fetchrow("SELECT message_id, actors, recap FROM boards WHERE game_id = ?", game_id)
+        )
+        if row is None:
+            return None
+        try:
+            actors, recap = json.loads(row["actors"]), json.loads(row["recap"])
+        except ValueError:
+            return None  # damaged: the next move posts a new board
+        return Board(row["message_id"], tuple(map(str, actors)), tuple(map(str, recap)))
+
+    async def set_board(self, game_id: int, board: Board) -> None:
+        """Records the game's live board."""
+        actors, recap, stamp = json.dumps(list(board.actors)), json.dumps(list(board.recap)), now()
+        await self.db.write(
+            lambda tx: tx.execute(
+                "INSERT INTO boards (game_id, message_id, actors, recap, updated_at) VALUES (?, ?, ?, ?, ?)"
+                " ON CONFLICT (game_id) DO UPDATE SET message_id = excluded.message_id, actors = excluded.actors,"
+                " recap = excluded.recap, updated_at = excluded.updated_at",
+                game_id, board.message_id, actors, recap, stamp,
+            )
+        )
+
+    async def hand_message(self, game_id: int, player_id: str) -> tuple[str, str] | None:
+        """Returns (DM channel id, message id) of a player's hand message in a game, or None."""
+        row = await self.db.read(
+            lambda tx: tx.fetchrow(
+                "SELECT channel_id, message_id FROM hands WHERE game_id = ? AND player_id = ?", game_id, player_id
+            )
+        )
+        return (row["channel_id"], row["message_id"]) if row else None
+
+    async def set_hand_message(self, game_id: int, player_id: str, channel_id: str, message_id: str) -> None:
+        """Records a player's hand message in a game."""
+        await self.db.write(
+            lambda tx: tx.execute(
+                "INSERT INTO hands (game_id, player_id, channel_id, message_id) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (game_id, player_id) DO UPDATE SET channel_id = excluded.channel_id,"
+                " message_id = excluded.message_id",
+                game_id, player_id, channel_id, message_id,
+            )
+        )

@@ -2,13 +2,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from pathlib import Path
+from typing import Any
 
 from cogs.nexo import SURFACE
 from engines.core.kit import GameKit
 from engines.nexo.ai import choose
 from engines.nexo.game import Nexo
 from render.nexo import draw, render
+
+
+def phase_of(view: dict[str, Any]) -> Hashable:
+    """Returns what a replay turn is: one phase of one round, as a live board lasts (both players' activations)."""
+    return (view.get("round"), view.get("phase"))
+
+
+def phase_note(view: dict[str, Any]) -> str:
+    """Returns a replay turn's note, "round 2 action phase"."""
+    return f"round {view.get('round', '?')} {str(view.get('phase', '?')).lower()} phase"
+
 
 KIT = GameKit(
     engine=Nexo,
@@ -17,5 +30,7 @@ KIT = GameKit(
     ai=choose,
     render=render,
     picture=draw,
+    replay_turn=phase_of,
+    replay_note=phase_note,
     surface=SURFACE,
 )

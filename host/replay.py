@@ -3,9 +3,10 @@
 :func:`turn_views` plays a game's standing log again from its seed and gives one
 :class:`Frame` per turn: the spectator view (``view(None)``, so nothing secret), the
 turn's number, who played it and a caption. A turn ends when the players to act change,
-as on the live board (:mod:`cogs.board`); a Nexohominis turn is one phase of one round,
-as its live board (``cogs.nexo.phase_key``), so its alternating activations make one
-turn and the caption names the phase. The caller applies ``host.undo.effective_moves``
+as on the live board (:mod:`cogs.board`), unless the game's kit says what its turns are
+(``GameKit.replay_turn``): a Nexohominis turn is one phase of one round, as its live
+board, so its alternating activations make one turn, and its caption names the phase
+(``GameKit.replay_note``). The caller applies ``host.undo.effective_moves``
 to the log and maps each move to its seat's name::
 
     >>> frames = turn_views("nxs", ["Ann", "Bob"], 1, {}, [])
@@ -21,12 +22,11 @@ is CPU-bound: run :func:`turn_views` in a worker thread).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
-from engines import GAMES, GameError
-from engines.core import Game
+from engines import KITS, GameError
 from host.store import GameRow, Store
 from host.undo import effective_moves
 
@@ -39,32 +39,6 @@ class Frame:
     turn: int
     player: str | None
     caption: str
-
-
-TurnKey = Callable[[Game, dict[str, Any]], Hashable]
-"""What a turn lasts for, from the game and its spectator view after a move."""
-
-
-def _to_act(game: Game, view: dict[str, Any]) -> Hashable:
-    return tuple(game.to_act())
-
-
-def _phase(game: Game, view: dict[str, Any]) -> Hashable:
-    return (view.get("round"), view.get("phase"))
-
-
-TURN_KEYS: dict[str, TurnKey] = {"nexo": _phase}
-"""Game name → the key of its turns, where a turn is not "while the same players must act"."""
-NEEDS_VIEW = frozenset({"nexo"})
-"""Games whose turn key reads the view (drawn after every move, not only at a turn's end)."""
-
-
-def _phase_label(view: dict[str, Any]) -> str:
-    return f"round {view.get('round', '?')} {str(view.get('phase', '?')).lower()} phase"
-
-
-LABELS: dict[str, Callable[[dict[str, Any]], str]] = {"nexo": _phase_label}
-"""Game name → a note on the turn for its caption, from the view at the turn's start."""
 
 
 def result_text(winners: list[str]) -> str:
@@ -101,22 +75,26 @@ def turn_views(game_name: str, seat_names: list[str], seed: int, options: dict[s
 
     Raises GameError when the game is not hosted any more or a move is refused (a damaged log).
     """
-    if game_name not in GAMES:
+    kit = KITS.get(game_name)
+    if kit is None:
         raise GameError(f"This bot no longer hosts '{game_name}'.")
-    game = GAMES[game_name].new(list(seat_names), seed, options)
-    key_of = TURN_KEYS.get(game_name, _to_act)
-    label = LABELS.get(game_name)
+    game = kit.engine.new(list(seat_names), seed, options)
+    turn_of, label = kit.replay_turn, kit.replay_note
+
+    def key_of(view: dict[str, Any]) -> Hashable:
+        return turn_of(view) if turn_of is not None else tuple(game.to_act())
+
     view = game.view(None)
     frames = [Frame(view, 0, None, "Start")]
-    key = key_of(game, view)
+    key = key_of(view)
     note = label(view) if label else None
     movers: list[str] = []
     for player, move in moves:
         game.play(player, move)
         if player not in movers:
             movers.append(player)
-        view = game.view(None) if game_name in NEEDS_VIEW or game.is_over else {}
-        new_key = key_of(game, view)
+        view = game.view(None) if turn_of is not None or game.is_over else {}  # a view costs: only when read
+        new_key = key_of(view)
         if new_key == key and not game.is_over:
             continue
         view = view or game.view(None)

@@ -16,7 +16,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import replace
 
-from engines import GAMES, GameError
+from engines import GAMES, KITS, GameError
 from engines.core import Game, shown
 from host.store import GameRow, MoveRow, Seat, StaleVersion, Status, StorageUnavailable, Store
 from host.table import NoGame, Refusal, Table
@@ -225,10 +225,12 @@ class _AlreadyPlayed(Refusal):
 
 
 def _new_commands() -> str:
-    """Returns the commands that open a table, e.g. "/xisk new, /nxs new or /game new game:nexo"."""
-    own = {"xisk", "nxs", "nexo"}  # games with a cog of their own
-    commands = [f"/{name} new" for name in sorted(GAMES) if name in own]
-    commands += [f"/game new game:{name}" for name in sorted(GAMES) if name not in own]
+    """Returns the commands that open a table, e.g. "/nexo new, /nxs new or /game new game:tally".
+
+    A game whose kit has a command group of its own opens with it; another, with ``/game new``.
+    """
+    commands = [f"/{KITS[name].group} new" for name in sorted(KITS) if KITS[name].group]
+    commands += [f"/game new game:{name}" for name in sorted(KITS) if not KITS[name].group]
     return ", ".join(commands[:-1]) + f" or {commands[-1]}" if len(commands) > 1 else "/game new"
 
 

@@ -23,7 +23,7 @@ event lines, secret text, hand alerts and slash command group), read only by ``c
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -58,6 +58,11 @@ class GameKit:
     """Its picture; None: the generic status card."""
     picture: Picture | None = None
     """Its picture as an image, for the replay; None: the PNG of ``render`` is decoded."""
+    replay_turn: Callable[[JSON], Hashable] | None = None
+    """What one turn of its replay lasts for, from the spectator view after a move; None: while the same
+    players must act."""
+    replay_note: Callable[[JSON], str] | None = None
+    """A note on a replay turn for its caption, from the view at the turn's start; None: no note."""
     describe_secret: SecretText | None = None
     """A player's private view in plain words; None: one line per field."""
     surface: object | None = None

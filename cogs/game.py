@@ -293,7 +293,12 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         """Shows a game's rules summary, paged; without ``game``, the channel's game's."""
         if game is None:
             row = await self.bot.tables.store.latest_game(str(interaction.channel_id), snapshot=False)
-            game = row.game if row else "xisk"
+            if row is None:  # no game here to go by: name them
+                names = ", ".join(f"`{name}`" for name in sorted(GAMES)) or "none"
+                await interaction.response.send_message(
+                    f"Which game? `/game rules game:<name>`; the games here: {names}.", ephemeral=True)
+                return
+            game = row.game
         await show_rules(interaction, game.strip().lower())
 
     @rules.autocomplete("game")

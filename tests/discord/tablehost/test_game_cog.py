@@ -447,3 +447,9 @@ async def test_rules_come_privately_in_pages(discord_test: DiscordTest) -> None:
     assert "*Page 2 of 5*" in discord_test.ephemerals("ann")[-1].content
     nexo = await discord_test.slash("game", "rules", user="ann", game="nexo")
     assert nexo.ephemeral and "*Page 1 of 5*" in nexo.content
+
+
+async def test_rules_without_a_game_here_name_the_games_instead_of_guessing(discord_test: DiscordTest) -> None:
+    record = await discord_test.slash("game", "rules", user="ann")
+    assert record.ephemeral and record.content.startswith("Which game? `/game rules game:<name>`")
+    assert all(f"`{name}`" in record.content for name in ("nexo", "nxs", "xisk"))

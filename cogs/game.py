@@ -213,7 +213,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         for piece in pieces[:-1]:
             await interaction.followup.send(piece, ephemeral=True)
         if view is not None:
-            shown = "" if count <= 25 else f" (25 of {count} shown; `/xisk redeem` takes any)"
+            shown = "" if count <= 25 else f" (25 of {count} shown; `/game play` takes any)"
             await interaction.followup.send(f"{pieces[-1]}\nPlay one now{shown}:", view=view, ephemeral=True)
         else:
             await interaction.followup.send(pieces[-1], ephemeral=True)

@@ -6,14 +6,14 @@ import ast
 import random
 import time
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 import engines.xisk.ai as ai
 from engines.core.ai import BUDGET, LEVELS, think
 from engines.core.deck import DECK_INDEX
+from engines.core.registry import KITS
 from engines.xisk import Xisk
 from engines.xisk.ai import choose
 from engines.xisk.state import Phase
@@ -129,17 +129,21 @@ def test_xisk_bot_sees_only_its_seat() -> None:
     assert secret_cards > 50
 
 
-def test_think_gives_the_policy_the_seats_view_and_legal_moves_only(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_think_gives_the_policy_the_seats_view_and_legal_moves_only() -> None:
     seen: list[tuple[Any, ...]] = []
 
     def spy(view: dict[str, Any], legal: list[str], seat: str, level: str, rng: random.Random) -> str:
         seen.append((view, legal, seat, level))
         return choose(view, legal, seat, level, rng)
 
-    monkeypatch.setattr(ai, "choose", spy)
-    g = position(owners={c: "ann" for c in AUSTRALIA}, chips={"indonesia": 6, "siam": 2},
-                 hands={"ann": ["AS", "KH"], "bob": ["QS", "JD", "10C"]})
-    move = think(g, "ann", "hard", random.Random(1))
+    kit = KITS["xisk"]
+    KITS.add(replace(kit, ai=spy))  # think() asks the game's kit for its policy
+    try:
+        g = position(owners={c: "ann" for c in AUSTRALIA}, chips={"indonesia": 6, "siam": 2},
+                     hands={"ann": ["AS", "KH"], "bob": ["QS", "JD", "10C"]})
+        move = think(g, "ann", "hard", random.Random(1))
+    finally:
+        KITS.add(kit)
     assert move in g.legal_moves("ann")
     (view, legal, seat, level), = seen
     assert view == g.view("ann") and legal == g.legal_moves("ann") and (seat, level) == ("ann", "hard")

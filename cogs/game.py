@@ -33,6 +33,7 @@ from cogs.client import Tablehost, refusal
 from cogs.delivery import chunks
 from cogs.playbypost import CLOCK_DOCS, OnTimeout, clock_settings, mine, status
 from cogs.prompts import AbortButton, RematchButton, VoteButton, abort_view
+from cogs.replies import refuse_in_dms
 from cogs.rules import check_rules, command_lines, show_rules
 from cogs.spectating import board_table
 from cogs.surface import surface_of, title_of
@@ -73,13 +74,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
 
     async def interaction_check(self, interaction: Interaction) -> bool:  # type: ignore[override]
         """Refuses, in a DM, the commands that act on a channel's game."""
-        command = interaction.command
-        if interaction.guild_id is None and (command is None or command.name not in IN_DMS):
-            raise app_commands.NoPrivateMessage(
-                "That command works in a server channel with a game; here in DMs: /game mine, rules, help,"
-                " and /table notify."
-            )
-        return True
+        return refuse_in_dms(interaction, IN_DMS)
 
     async def _lobby(self, interaction: Interaction, action: str) -> None:
         await begin(interaction)

@@ -10,6 +10,7 @@ import logging
 from typing import Any
 
 import discord
+from discord import app_commands
 
 from host.outbox import Outbox
 from host.table import Person
@@ -20,6 +21,19 @@ Interaction = discord.Interaction[Any]
 
 JUMP = "https://discord.com/channels/{}/{}/{}"
 """A jump link to a message: guild, channel, message."""
+
+
+DM_REFUSAL = ("That command works in a server channel with a game; here in DMs: /game mine, rules, help,"
+              " and /table notify.")
+"""The refusal of a channel's command typed in a DM with the bot."""
+
+
+def refuse_in_dms(interaction: Interaction, allowed: frozenset[str]) -> bool:
+    """Returns True for a command that may run here; raises NoPrivateMessage for a channel's command in a DM."""
+    command = interaction.command
+    if interaction.guild_id is None and (command is None or command.name not in allowed):
+        raise app_commands.NoPrivateMessage(DM_REFUSAL)
+    return True
 
 
 def person(interaction: Interaction) -> Person:

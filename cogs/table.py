@@ -20,7 +20,7 @@ from cogs.ratings import leaderboard as show_leaderboard
 from cogs.ratings import stats as show_stats
 from cogs.records import history
 from cogs.replay import replay
-from cogs.replies import Interaction
+from cogs.replies import Interaction, refuse_in_dms
 from cogs.spectating import spectate
 from engines import GAMES
 
@@ -48,13 +48,7 @@ class TableCog(commands.GroupCog, group_name="table", group_description="This ch
 
     async def interaction_check(self, interaction: Interaction) -> bool:  # type: ignore[override]
         """Refuses, in a DM, the commands that act on a channel's game."""
-        command = interaction.command
-        if interaction.guild_id is None and (command is None or command.name not in IN_DMS):
-            raise app_commands.NoPrivateMessage(
-                "That command works in a server channel with a game; here in DMs: /table notify,"
-                " and /game mine, rules, help."
-            )
-        return True
+        return refuse_in_dms(interaction, IN_DMS)
 
     @app_commands.command(name="clock", description="See the turn clock, or change it (the game's creator)")
     @app_commands.describe(**CLOCK_DOCS)

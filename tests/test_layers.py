@@ -3,6 +3,7 @@ refuses to start without a token."""
 
 from __future__ import annotations
 
+import ast
 import os
 import shutil
 import subprocess
@@ -82,3 +83,51 @@ def test_an_import_circle_inside_a_layer_fails_the_test_command(
     name, args = next((n, a) for n, a in tasks.CHECKS if n == "import-linter")
     assert tasks.check(name, args, root=root) == 1
     assert "No import circle anywhere BROKEN" in capfd.readouterr().out
+
+
+MUTATORS = frozenset({"update", "setdefault", "append", "extend", "add", "insert", "register"})
+
+
+def _modules() -> list[Path]:
+    return sorted(p for name in PACKAGES for p in (ROOT / name).rglob("*.py"))
+
+
+def test_no_module_fills_a_registry_of_another_module_when_imported() -> None:
+    """A game's behaviour reaches the shared layers through its kit, never as a side effect of an import."""
+    filled: list[str] = []
+    for path in _modules():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        imported = {alias.asname or alias.name.split(".")[0] for node in tree.body
+                    if isinstance(node, ast.Import | ast.ImportFrom) for alias in node.names}
+        for node in tree.body:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(
+                node, ast.AugAssign | ast.AnnAssign) else []
+            for target in targets:
+                if isinstance(target, ast.Subscript | ast.Attribute) and _root(target) in imported:
+                    filled.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+            call = node.value if isinstance(node, ast.Expr) else None
+            if (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+                    and call.func.attr in MUTATORS and _root(call.func.value) in imported):
+                filled.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert filled == [], f"module-level registries filled by an import: {filled}"
+
+
+def _root(node: ast.expr) -> str | None:
+    while isinstance(node, ast.Subscript | ast.Attribute):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def test_only_the_registry_imports_modules_by_name() -> None:
+    """``import_module`` (and ``__import__``) appear nowhere: games are loaded by their entry points."""
+    named: list[str] = []
+    for path in _modules():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            called = node.func if isinstance(node, ast.Call) else None
+            name = called.attr if isinstance(called, ast.Attribute) else called.id if isinstance(called, ast.Name) \
+                else None
+            if name in {"import_module", "__import__"}:
+                named.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert named == [], f"modules imported by name: {named}"
+    loader = (ROOT / "engines" / "core" / "registry.py").read_text(encoding="utf-8")
+    assert "from importlib.metadata import EntryPoint, entry_points" in loader and "point.load()" in loader

@@ -100,7 +100,8 @@ class Console:
         if word in {"quit", "exit"}:
             return False
         if word == "help":
-            self.say(COMMANDS)
+            kit = KITS.get(table.row.game)
+            self.say(COMMANDS + (f"\n{kit.notation_help}" if kit is not None and kit.notation_help else ""))
         elif word == "legal":
             who = rest.strip()
             seat = self._seat(table, who) if who else (game.to_act() or [""])[0]

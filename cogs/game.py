@@ -38,7 +38,7 @@ from cogs.rules import check_rules, command_lines, show_rules
 from cogs.spectating import board_table
 from cogs.surface import surface_of, title_of
 from cogs.table import TableCog, game_names
-from engines import GAMES, GameError
+from engines import GAMES, KITS, GameError
 from host.options import parse_options
 from host.store import Status
 from host.tables import Table, secret_part
@@ -278,7 +278,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         games = " · ".join(
             f"**{cls.TITLE}** (`{name}`, {cls._seat_range()} players)" for name, cls in sorted(GAMES.items())
         )
-        text = "\n".join([HELP.format(games=games or "none installed"), *command_lines(self.bot)])
+        notation = [f"**{kit.title}**: {kit.notation_help}" for _, kit in sorted(KITS.items()) if kit.notation_help]
+        text = "\n".join([HELP.format(games=games or "none installed"), *notation, *command_lines(self.bot)])
         for piece in chunks(text):
             await interaction.followup.send(piece, ephemeral=True)
 

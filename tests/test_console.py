@@ -133,3 +133,11 @@ def _run_nexo(tmp_path: Path, script: str) -> tuple[int, str]:
     code = console.main(["nexo", "--players", "ann,bob", "--seed", "4", "--script", str(_script(tmp_path, script)),
                          "--pictures", str(tmp_path / "pics")], out)
     return code, out.getvalue()
+
+
+def test_help_says_how_the_game_s_moves_are_written(tmp_path: Path) -> None:
+    path = tmp_path / "moves.txt"
+    path.write_text("help\n")
+    out = io.StringIO()
+    assert console.main(["xisk", "--players", "ann,bob", "--seed", "4", "--script", str(path)], out) == 0
+    assert "Moves: `claim <country>`, `redeem <card> <card> <card>`" in out.getvalue()

@@ -453,3 +453,10 @@ async def test_rules_without_a_game_here_name_the_games_instead_of_guessing(disc
     record = await discord_test.slash("game", "rules", user="ann")
     assert record.ephemeral and record.content.startswith("Which game? `/game rules game:<name>`")
     assert all(f"`{name}`" in record.content for name in ("nexo", "nxs", "xisk"))
+
+
+async def test_help_says_how_each_game_s_moves_are_written(discord_test: DiscordTest) -> None:
+    record = await discord_test.slash("game", "help", user="ann")
+    text = "\n".join(m.content for m in discord_test.ephemerals("ann"))
+    assert record.ephemeral and "**XISK**: Moves: `claim <country>`" in text
+    assert "**NXS**: Moves: `move <from> <to>`, `capture <from> <to>`" in text

@@ -52,7 +52,8 @@ def load_kit(point: EntryPoint) -> GameKit:
     except Exception as err:  # any failure of a third-party import is reported as the game's
         raise RegistryError(f"{where} could not be loaded: {type(err).__name__}: {err}") from err
     if not isinstance(kit, GameKit):
-        raise RegistryError(f"{where} gives a {type(kit).__name__}, not a GameKit")
+        given = f"the class {kit.__name__}" if isinstance(kit, type) else f"a {type(kit).__name__}"
+        raise RegistryError(f"{where} gives {given}, not a GameKit")
     if kit.name != point.name:
         raise RegistryError(f"{where} gives the game {kit.name!r}; the entry point must be named after it")
     return kit

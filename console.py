@@ -33,6 +33,7 @@ from typing import Any, TextIO
 
 from engines import GAMES, KITS, GameError
 from engines.core import Event, Game, is_public
+from engines.core.registry import RegistryError
 from engines.core.words import plural
 from host.export import Export, ExportError, Move, load_export
 from host.fairness import commitment, digest
@@ -481,7 +482,11 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str], out: TextIO | None = None) -> int:
     """Parses console arguments and runs the table (printing to ``out``, else stdout); returns the exit status."""
     out = out or sys.stdout
-    p = parser()
+    try:
+        p = parser()  # lists the games: a broken game package is named here, in one line
+    except RegistryError as err:
+        print(f"error: {err}", file=out)
+        return 2
     args = p.parse_args(argv)
     if args.load is None and args.game is None:
         p.error("name a game (e.g. xisk) with --players, or --load an exported game")

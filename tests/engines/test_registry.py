@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import subprocess
 import sys
@@ -10,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+import console
 from engines.core.kit import GameKit
 from engines.core.registry import GROUP, KITS, ONLY, Registry, RegistryError, from_entry_points, installed, load_kit
 from tests.support.tally import KIT as TALLY
@@ -93,3 +95,16 @@ def test_the_bot_refuses_to_start_on_a_game_not_installed(tmp_path: Path) -> Non
                           text=True, timeout=60)
     assert done.returncode == 2
     assert done.stderr.strip().splitlines()[-1].startswith("error: TABLEHOST_GAMES names chess, not installed")
+
+
+def test_the_console_names_a_game_not_installed_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ONLY, "chess")
+    KITS.reload()
+    out = io.StringIO()
+    try:
+        assert console.main(["chess", "--players", "ann,bob"], out) == 2
+    finally:
+        monkeypatch.undo()
+        KITS.reload()
+    assert out.getvalue().startswith("error: TABLEHOST_GAMES names chess, not installed")
+    assert "xisk" in KITS

@@ -21,7 +21,7 @@ Levels:
   do something else, never a Pass.
 - ``normal``: the heuristic below, with a smaller search: about 120 squares weighed per
   decision over at most 4 units, the best 5 spots weighed for Overwatch.
-- ``hard``: the same heuristic searching deeper: about 260 squares per decision over the 6
+- ``hard``: the same heuristic searching deeper: about 200 squares per decision over the 6
   most urgent units, 12 spots for Overwatch, then the squares next to the best spots.
   Sight from all those spots to every enemy is answered in bulk (``ai_eval.prime_sight``).
 

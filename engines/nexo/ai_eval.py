@@ -48,7 +48,7 @@ DAMAGE_SHARE = 0.5
 """The share of a target's worth per HP lost that an attack short of destroying it earns."""
 ARMED_BONUS = 1.25
 """Armed enemy units are worth this much more as targets (each one removed shoots no more)."""
-SPOTS_HARD = 260
+SPOTS_HARD = 200
 """The squares ``hard`` weighs in one decision, over all its units."""
 SPOTS_NORMAL = 120
 """The squares ``normal`` weighs in one decision, over all its units."""

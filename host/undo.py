@@ -8,7 +8,14 @@ after that move, and refuses the undo when
   its seeded RNG under ``"rng"`` in ``dump_state()``;
 - any other seat's private view changed (a card passed to them, say);
 - something the mover held in secret became public, or left their hand (a card was
-  shown or played: the others have seen it).
+  shown or played: the others have seen it);
+- something new came into the mover's own private view (a card drawn from the top of a
+  deck shuffled long before, a tile turned up): they have seen it, and taking the move
+  back would let them choose again knowing it. XISK's ``adjust`` that ends the turn and
+  draws its card is the case: the deck was shuffled at the start, so the RNG did not move.
+
+The mover's private view is compared value by value (texts and numbers, with how many of
+each), so a hand of cards written as numbers counts as much as one written as names.
 
 An undo is logged as an entry of its own, :data:`UNDO`; replaying a log drops each
 undone move with it (:func:`effective_moves`), so the log stays the truth.
@@ -16,6 +23,7 @@ undone move with it (:func:`effective_moves`), so the log stays the truth.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -50,11 +58,26 @@ def refusal(before: Game, after: Game, mover: str) -> str | None:
     for player in before.players:
         if player != mover and before.private_view(player) != after.private_view(player):
             return f"it changed what {player} holds"
-    held, still = set(_words(before.private_view(mover))), set(_words(after.private_view(mover)))
+    mine_before, mine_after = before.private_view(mover), after.private_view(mover)
+    held, still = Counter(_values(mine_before)), Counter(_values(mine_after))
     shown_now = set(_words(after.view(None))) - set(_words(before.view(None)))
-    if held & shown_now or held - still:  # shown to all, or played out of your hand: seen either way
+    if set(_words(mine_before)) & shown_now or held - still:  # shown to all, or played: seen either way
         return "it revealed something you held"
+    if still - held:
+        return "it put something new in your hand, which you have now seen (a card drawn, say)"
     return None
+
+
+def _values(value: Any) -> Iterator[str | int | float]:
+    """Yields every text and number inside a JSON value (a private view's cards, however written)."""
+    if isinstance(value, dict):
+        for v in value.values():
+            yield from _values(v)
+    elif isinstance(value, list | tuple):
+        for v in value:
+            yield from _values(v)
+    elif isinstance(value, str | int | float) and not isinstance(value, bool):
+        yield value
 
 
 def _words(value: Any) -> Iterator[str]:

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
+from tablehost_climb.engine import Climb
 
 from engines import GAMES
+from engines.xisk.ai import choose
 from host.tables import Person, Refusal, Tables
 from host.undo import UNDO
+from host.undo import refusal as undo_refusal
 from tests.host.conftest import ANN, BOB, CHANNEL, started_tally
 
 BACKENDS = ("sqlite", "postgres")
@@ -82,3 +87,43 @@ async def test_undo_is_refused_after_a_reveal_and_allowed_for_a_placement(tables
     await tables.undo(CHANNEL, mover)
     after = (await tables.table(CHANNEL)).game
     assert GAMES["xisk"].from_json(before).to_json() == after.to_json()
+
+
+async def test_undo_is_refused_after_an_adjust_that_drew_a_card(tables: Tables) -> None:
+    """The adjust that ends a turn with a conquest draws a card from the deck shuffled at the start: no die
+    rolls, but the mover has seen the card, so the move stands."""
+    await tables.create(channel_id=CHANNEL, guild_id="1", game="xisk", creator=ANN, options={})
+    await tables.join(CHANNEL, BOB)
+    await tables.start(CHANNEL, ANN, seed=4)
+    rng = random.Random(0)
+    for _ in range(300):
+        table = await tables.table(CHANNEL)
+        seat = table.game.to_act()[0]
+        legal = table.game.legal_moves(seat)
+        adjusts = [m for m in legal if m.startswith("adjust ")]
+        if table.game.view(None)["phase"] == "adjust" and table.game.dump_state()["conquered"] and adjusts:
+            break
+        await tables.act(CHANNEL, table.user_of(seat), choose(table.game.view(seat), legal, seat, "normal", rng))
+    else:
+        pytest.fail("no turn ended with an adjust after a conquest")
+    hand = set(table.game.view(seat)["hand"])
+    await tables.act(CHANNEL, table.user_of(seat), adjusts[0])
+    after = await tables.table(CHANNEL)
+    assert set(after.game.view(seat)["hand"]) - hand  # the card drawn for the conquest
+    mover = ANN if table.user_of(seat) == ANN.id else BOB
+    with pytest.raises(Refusal, match=r"`adjust .*` cannot be taken back: it put something new in your hand"):
+        await tables.undo(CHANNEL, mover)
+    assert (await tables.table(CHANNEL)).row.version == after.row.version  # nothing changed
+
+
+def test_a_hand_written_as_numbers_is_guarded_as_a_hand_of_names() -> None:
+    """Climb's cards are numbers: drawing one, or playing one onto the pile, cannot be taken back either."""
+    game = Climb.new(["ann", "bob"], seed=5)
+    before = game.clone()
+    game.play("ann", "draw")
+    assert undo_refusal(before, game, "ann") == (
+        "it put something new in your hand, which you have now seen (a card drawn, say)")
+    game = Climb.new(["ann", "bob"], seed=5)
+    before = game.clone()
+    game.play("ann", next(m for m in game.legal_moves("ann") if m.startswith("play ")))
+    assert undo_refusal(before, game, "ann") == "it revealed something you held"

@@ -5,7 +5,9 @@
 - the commitment: SHA-256 of ``"<seed>:<salt>"`` is the one posted when the game started;
 - the log: replayed from the seed (each ``undo`` taking back the latest standing move, as
   :func:`host.undo.effective_moves` does), every move gives the public events it recorded
-  (the dice above all) and leaves a state with the digest it recorded;
+  (the dice above all) and leaves a state with the digest it recorded, and every ``undo`` is
+  one the live host allows (:func:`undo_refused`): a die rolled and then taken back, to roll
+  again, is what an altered record would hide there;
 - the end: the replayed game's final state and winners are the file's.
 
 ``python bot.py --verify FILE`` prints :meth:`Report.text` and exits 0 when everything
@@ -26,6 +28,7 @@ from engines.core.errors import shown
 from host.export import Export, ExportError, Move, load_export
 from host.fairness import commitment, digest
 from host.undo import UNDO
+from host.undo import refusal as undo_refusal
 
 OK = "match"
 MISMATCH = "MISMATCH"
@@ -176,11 +179,16 @@ def _replay(data: Export, report: Report) -> Game | None:
         if m.move == UNDO:
             if standing:
                 taken, before = standing.pop()
-                game = type(game).from_json(before)
-                report.moves.append(MoveCheck(m.seq, m.player, m.move, TAKEN_BACK,
-                                              f"takes back move {taken.seq} ({shown(taken.move, 40)})"))
+                previous = type(game).from_json(before)
+                what = f"move {taken.seq} ({shown(taken.move, 40)})"
+                why = undo_refused(m, taken, previous, game)
+                report.moves.append(MoveCheck(m.seq, m.player, m.move, MISMATCH,
+                                              f"the host refuses to take back {what}: {why}") if why else
+                                    MoveCheck(m.seq, m.player, m.move, TAKEN_BACK, f"takes back {what}"))
+                game = previous
             else:
-                report.moves.append(MoveCheck(m.seq, m.player, m.move, TAKEN_BACK, "nothing to take back"))
+                report.moves.append(MoveCheck(m.seq, m.player, m.move, MISMATCH,
+                                              "the host refuses it: there is no move to take back"))
             continue
         before = game.to_json()
         try:
@@ -193,6 +201,20 @@ def _replay(data: Export, report: Report) -> Game | None:
         standing.append((m, before))
         report.moves.append(_compare(m, _public(events), digest(game.dump_state())))
     return game
+
+
+def undo_refused(undo: Move, taken: Move, before: Game, after: Game) -> str | None:
+    """Returns why the live host would have refused ``undo`` of ``taken`` (played from ``before`` to ``after``).
+
+    The host's own rule (:meth:`host.tables.Tables.undo`, :func:`host.undo.refusal`): only the player's own
+    latest standing move, not one the turn clock played, and one that used no chance, showed nothing and
+    put nothing new in their hand. An undo the host refuses in a record was written by someone else.
+    """
+    if undo.player != taken.player:
+        return f"it is {shown(taken.player, 30)}'s move, not {shown(undo.player, 30)}'s"
+    if taken.origin == "clock":
+        return "the turn clock played it"
+    return undo_refusal(before, after, taken.player)
 
 
 def _stop(data: Export, i: int, report: Report, *, refused: bool = False) -> None:

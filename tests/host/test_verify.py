@@ -189,3 +189,45 @@ async def test_an_altered_nexohominis_initiative_roll_is_quoted(tables: Tables, 
     code, text = run(write(tmp_path, data))
     assert code == 1
     assert f"): recorded dice {forged}, recomputed {honest}: MISMATCH" in text
+
+
+def _renumbered(entries: list[dict]) -> list[dict]:
+    return [{**e, "seq": n} for n, e in enumerate(entries, 1)]
+
+
+async def test_verify_fails_on_an_attack_taken_back_and_rolled_again(xisk_file: Path, tmp_path: Path) -> None:
+    """The live host refuses to undo a move that used dice; a record holding such an undo was written by hand.
+
+    Rolled, taken back, rolled again: the second roll gives the same dice from the same state, so every
+    recorded die and digest still matches, and only the undo rule shows what was done.
+    """
+    data = json.loads(xisk_file.read_text())
+    honest = moves(xisk_file)
+    n, attack = next((n, m) for n, m in enumerate(data["moves"]) if m["events"] and m["events"][0]["kind"] == "battle")
+    undo = {**attack, "move": "undo", "events": [], "origin": None}
+    data["moves"] = _renumbered([*data["moves"][: n + 1], undo, attack, *data["moves"][n + 1:]])
+    code, text = run(write(tmp_path, data))
+    assert code == 1, text
+    line = next(line for line in text.splitlines() if line.endswith(MISMATCH))
+    assert line == (f"move {n + 2} ({attack['player']}: undo): the host refuses to take back move {n + 1}"
+                    f" ({attack['move']}): it used chance (a die was rolled or a card was dealt or drawn): MISMATCH")
+    summary = f"1 of {honest + 2} moves do not match: this record is not what the seed gives."  # the copy, the undo
+    assert text.splitlines()[-1] == summary, text.splitlines()[-1]
+
+
+async def test_verify_fails_on_an_undo_of_another_player_s_move_or_of_nothing(
+    tables: Tables, tmp_path: Path
+) -> None:
+    path = write(tmp_path, await exported(tables, await play_out(tables, "nxs", channel="nxs")), "nxs")
+    data = json.loads(path.read_text())
+    first = data["moves"][0]
+    other = next(m["player"] for m in data["moves"] if m["player"] != first["player"])
+    forged = {**first, "player": other, "move": "undo", "events": [], "origin": None}
+    doctored = {**data, "moves": _renumbered([first, forged, first, *data["moves"][1:]])}
+    code, text = run(write(tmp_path, doctored, "other.json"))
+    assert code == 1 and (f"move 2 ({other}: undo): the host refuses to take back move 1 ({first['move']}):"
+                          f" it is {first['player']}'s move, not {other}'s: MISMATCH") in text
+    nothing = {**data, "moves": _renumbered([{**forged, "player": first["player"]}, *data["moves"]])}
+    code, text = run(write(tmp_path, nothing, "nothing.json"))
+    assert code == 1 and (f"move 1 ({first['player']}: undo): the host refuses it: there is no move to take back:"
+                          " MISMATCH") in text

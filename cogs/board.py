@@ -4,9 +4,10 @@ A turn lasts while the same players must act. The announcement that opens it pos
 one message: an embed holding the picture, titled with the game, turn and phase, in
 the colour of the player to act, with the ping in the message's content. Each further
 move of that turn edits the message: the new picture, and the recap of the whole turn
-so far (trimmed from the top with "…"). When the players to act change, a new message
-pings them and opens with a one-line summary of the turn that ended, and the previous
-board loses its buttons, however its last move was made.
+so far (trimmed from the top with "…"). Every board's footer carries the game's whole
+fair-dice commitment, so it stays in sight from the first move to the reveal. When the
+players to act change, a new message pings them and opens with a one-line summary of
+the turn that ended, and the previous board loses its buttons, however its last move was made.
 
 A game may make a board last longer than one set of players to act (its surface's ``turn_key``):
 a Nexohominis board lasts a phase, its alternating activations edited in. Then a change
@@ -34,6 +35,7 @@ from cogs import spectate
 from cogs.buttons import quick_view
 from cogs.prompts import rematch_view
 from cogs.surface import surface_of
+from host.fairness import sealed_line
 from host.outbox import Outbox
 from host.store import Board
 from host.tables import Table
@@ -155,6 +157,8 @@ def _embed(bot: Tablehost, out: Outbox, table: Table | None, recap: tuple[str, .
         description=trimmed(list(recap), RECAP_LIMIT) or None,
         colour=colour(out),
     )
+    if out.commitment:  # the seed's seal, on every board: a doubtful player finds it whenever they look
+        embed.set_footer(text=sealed_line(out.commitment))
     name = f"{out.game}-{out.game_id}-{out.version}.png"
     embed.set_image(url=f"attachment://{name}")
     return embed, name

@@ -39,6 +39,7 @@ from cogs.spectating import board_table
 from cogs.surface import surface_of, title_of
 from cogs.table import TableCog, game_names
 from engines import GAMES, KITS, GameError
+from host.fairness import commitment, sealed_line
 from host.options import parse_options
 from host.store import Status
 from host.tables import Table, secret_part
@@ -238,6 +239,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             return
         names = {s.player_id: discord.utils.escape_markdown(s.name) for s in table.seats}
         lines = [f"`{m.seq:>4}` {names.get(m.player_id, '?')}: `{m.move}`" for m in moves]
+        if lines and table.row.seed is not None and table.row.salt:
+            lines.insert(0, sealed_line(commitment(table.row.seed, table.row.salt)))
         for piece in chunks(discord.utils.escape_mentions("\n".join(lines) or "No moves yet.")):
             await interaction.followup.send(piece, ephemeral=True)
 

@@ -52,8 +52,17 @@ def commit_line(seed: int, salt: str) -> str:
             " seed and salt are revealed when it ends.")
 
 
+def sealed_line(sealed: str) -> str:
+    """Returns the line every board carries: the full commitment, so it stays in sight all game long.
+
+    >>> sealed_line("ab" * 32) == "🎲 Fair dice: sealed as SHA-256 " + "ab" * 32
+    True
+    """
+    return f"🎲 Fair dice: sealed as SHA-256 {sealed}"
+
+
 def reveal_line(seed: int, salt: str) -> str:
     """Returns the line that reveals a finished game's seed and salt."""
-    return (f"🎲 Fair dice revealed: seed {seed}, salt {salt}; SHA-256 of \"{seed}:{salt}\" is the commitment"
-            f" posted at the start ({commitment(seed, salt)[:16]}…). /table export, then bot.py --verify, checks"
-            " every roll.")
+    return (f"🎲 Fair dice revealed: seed {seed}, salt {salt}; SHA-256 of \"{seed}:{salt}\" is"
+            f" {commitment(seed, salt)}, the commitment on every board of this game. /table export, then"
+            " bot.py --verify, checks every roll.")

@@ -55,6 +55,9 @@ class Outbox:
     guild_id: str | None = None
     notice: str | None = None
     """What kind of notice this is when it is not a move or lobby change: ``reminder`` (the turn clock)."""
+    commitment: str | None = None
+    """The game's fair-dice commitment (:func:`host.fairness.commitment`), shown on every board so that it stays
+    in sight all game long; None before the start, or for a game older than fair dice."""
     id: int | None = None
     receipt: dict[str, Any] = field(default_factory=dict)
 

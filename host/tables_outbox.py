@@ -12,7 +12,7 @@ from typing import Any
 
 from engines.core import Event, Game, is_public
 from host.bot_seats import is_bot
-from host.fairness import digest, reveal_line
+from host.fairness import commitment, digest, reveal_line
 from host.outbox import Outbox
 from host.store import GameRow, Seat, StorageUnavailable
 from host.table import Person, Table, Unavailable, secret_part
@@ -66,6 +66,7 @@ class TablesOutbox:
         row: GameRow, seats: list[Seat] | None = None, *, actor: Person | None = None, **fields: Any
     ) -> Outbox:
         names = {s.player_id: s.name for s in seats or []}
+        sealed = commitment(row.seed, row.salt) if row.seed is not None and row.salt else None
         return Outbox(
             game_id=row.id,
             game=row.game,
@@ -73,6 +74,7 @@ class TablesOutbox:
             guild_id=row.guild_id,
             names=names,
             actor_id=actor.id if actor else None,
+            commitment=sealed,
             **fields,
         )
 

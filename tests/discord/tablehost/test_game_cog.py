@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from tests.discord.tablehost.helpers import last_turn_message, open_tally, pictures, said
@@ -85,7 +86,9 @@ async def test_log_lists_recent_moves(discord_test: DiscordTest) -> None:
     await discord_test.slash("game", "play", user="bob", move="roll")
     record = await discord_test.slash("game", "log", user="cy")
     assert record.ephemeral
-    assert record.content.splitlines() == ["`   1` Ann: `add 1`", "`   2` Bob: `roll`"]
+    seal, *moves = record.content.splitlines()
+    assert moves == ["`   1` Ann: `add 1`", "`   2` Bob: `roll`"]
+    assert re.fullmatch(r"🎲 Fair dice: sealed as SHA-256 [0-9a-f]{64}", seal)  # the seed's seal heads the log
 
 
 async def test_a_button_plays_its_move_and_an_old_button_is_refused(discord_test: DiscordTest) -> None:

@@ -68,3 +68,30 @@ async def test_export_sends_the_finished_game_s_record_and_refuses_a_running_one
     data = json.loads(record.files[0].data)
     assert data["format"] == "tablehost-game" and [m["move"] for m in data["moves"]] == ["add 3", "add 2"]
     assert data["commitment"] == commitment(data["seed"], data["salt"]) and data["winners"] == ["Bob"]
+
+
+async def test_every_board_of_a_game_carries_its_whole_commitment_to_the_end(
+    discord_test: DiscordTest, tables: Tables
+) -> None:
+    dt = discord_test
+    await open_tally(dt, "ann", "bob", options="target=12")
+    channel = str(dt.channel("general").id)
+    for move in ("add 3", "add 3", "roll", "add 1", "add 2"):
+        table = await tables.table(channel)
+        actor = table.user_of(table.game.to_act()[0])
+        await dt.slash("game", "play", user="ann" if actor == str(dt.user("ann").id) else "bob", move=move)
+    row = (await tables.table(channel)).row
+    sealed = commitment(row.seed, row.salt)
+    status = await dt.slash("game", "status", user="ann")
+    assert f"🎲 Fair dice: sealed as SHA-256 {sealed}" in status.content
+    log = await dt.slash("game", "log", user="bob")
+    assert log.content.startswith(f"🎲 Fair dice: sealed as SHA-256 {sealed}\n")
+    assert (await tables.table(channel)).game.view(None)["total"] == 9
+    await dt.slash("game", "play", user="bob", move="add 3")  # 3 + 3 + 1 + 2 + 3: bob reaches 12
+    boards = [m for m in dt.messages("general") if m.embeds and m.files]
+    assert len(boards) >= 5
+    for board in boards:  # each board of the game, as it was posted and as it stands now (edited, closed)
+        assert board.embeds[0]["footer"]["text"] == f"🎲 Fair dice: sealed as SHA-256 {sealed}"
+        assert all(body["embeds"][0]["footer"]["text"].endswith(sealed) for body in board.bodies if body.get("embeds"))
+    final = boards[-1]
+    assert "Game over: Bob wins!" in said(final) and f"is {sealed}, the commitment on every board" in said(final)

@@ -11,12 +11,19 @@ from tests.fakediscord.api import DiscordTest
 from tests.fakediscord.server import FakeChannel
 
 
+def replays(dt: DiscordTest, ch: FakeChannel | str) -> int:
+    return sum(1 for m in dt.messages(ch) for f in m.files if f.filename.endswith("-replay.gif"))
+
+
 async def won_by(dt: DiscordTest, winner: str, loser: str, ch: FakeChannel | str = "general") -> None:
-    """Plays a Tally game in ``ch`` that ``winner`` (seat one) wins at once."""
+    """Plays a Tally game in ``ch`` that ``winner`` (seat one) wins at once, and waits for its replay's post
+    (drawn in the background: on a loaded machine it would land in the middle of the next step)."""
+    posted = replays(dt, ch)
     await dt.slash("game", "new", user=winner, channel=ch, game="tally", options="target=1")
     await dt.slash("game", "join", user=loser, channel=ch)
     await dt.slash("game", "start", user=winner, channel=ch)
     await dt.slash("game", "play", user=winner, channel=ch, move="add 1")
+    await dt.wait_until(lambda: replays(dt, ch) > posted, timeout=60)
 
 
 async def test_stats_show_rating_games_wins_and_win_rate_to_the_caller_only(

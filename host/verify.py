@@ -319,8 +319,9 @@ def _check_end(data: Export, game: Game | None, report: Report) -> None:
             report.end.append("The end cannot be checked: the replay stopped.")
         report.end_ok = False
         return
-    if data.final_state is None:
-        report.end.append("Final state: not in the file.")
+    if data.final_state is None:  # every export of a game that replays carries it: left out, it proves nothing
+        report.end.append("Final state: not in the file, so the end cannot be checked: MISMATCH.")
+        report.end_ok = False
     elif digest(data.final_state) == digest(game.dump_state()):
         report.end.append("Final state: the replay ends in the file's final state: match.")
     else:
@@ -337,8 +338,12 @@ def _check_end(data: Export, game: Game | None, report: Report) -> None:
             report.end_ok = False
         else:
             report.end.append(f"Winners: {_names(game.winners)}: match.")
+    elif game.is_over:  # a game its rules ended is finished: the host can no longer abort it
+        report.end.append("Status: the file says the game was aborted, but the replay ends it by its rules"
+                          f" ({_names(game.winners)} won): MISMATCH.")
+        report.end_ok = False
     else:
-        report.end.append("The game was aborted" + (" after it ended." if game.is_over else " before it ended."))
+        report.end.append("The game was aborted before it ended.")
 
 
 def _names(names: list[str]) -> str:

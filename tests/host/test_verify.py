@@ -231,3 +231,21 @@ async def test_verify_fails_on_an_undo_of_another_player_s_move_or_of_nothing(
     code, text = run(write(tmp_path, nothing, "nothing.json"))
     assert code == 1 and (f"move 1 ({first['player']}: undo): the host refuses it: there is no move to take back:"
                           " MISMATCH") in text
+
+
+async def test_verify_fails_when_the_final_state_is_left_out(xisk_file: Path, tmp_path: Path) -> None:
+    data = json.loads(xisk_file.read_text())
+    del data["final_state"]
+    code, text = run(write(tmp_path, data, "no-end.json"))
+    assert code == 1 and "Final state: not in the file, so the end cannot be checked: MISMATCH." in text
+    assert text.splitlines()[-1] == "The end does not match: this record is not what the seed gives."
+
+
+async def test_verify_fails_when_a_finished_game_is_marked_aborted(xisk_file: Path, tmp_path: Path) -> None:
+    data = json.loads(xisk_file.read_text())
+    winners = data["winners"]
+    data.update(status="aborted", winners=None)
+    code, text = run(write(tmp_path, data, "aborted.json"))
+    assert code == 1
+    assert (f"Status: the file says the game was aborted, but the replay ends it by its rules"
+            f" ({' and '.join(winners)} won): MISMATCH.") in text

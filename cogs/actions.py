@@ -13,8 +13,8 @@ from typing import Any
 import discord
 
 from cogs.buttons import confirm_view, confirmation
-from cogs.client import Tablehost, refusal
-from cogs.replies import JUMP, begin, channel_of, deliver, deliver_done, person
+from cogs.client import refusal
+from cogs.replies import JUMP, Interaction, begin, deliver, deliver_done, person
 from cogs.surface import title_of
 from engines import KITS, GameError
 from host.clock import ClockSettings
@@ -24,7 +24,6 @@ from host.tables import NoGame, Stale
 
 log = logging.getLogger(__name__)
 
-Interaction = discord.Interaction[Tablehost]
 
 
 async def open_table(
@@ -217,6 +216,3 @@ async def play_move(
         return
     await interaction.followup.send(f"Played `{out.move}`.", ephemeral=True)
 
-
-__all__ = ["JUMP", "Interaction", "begin", "channel_of", "deliver", "deliver_done", "open_table", "person",
-           "play_move"]

@@ -19,21 +19,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.actions import (
-    Interaction,
-    begin,
-    channel_of,
-    deliver_done,
-    open_table,
-    person,
-    play_move,
-)
+from cogs.actions import open_table, play_move
 from cogs.buttons import CancelButton, ConfirmButton, MoveButton, MoveSelect, hand_view
 from cogs.client import Tablehost, refusal
 from cogs.delivery import chunks
 from cogs.playbypost import CLOCK_DOCS, OnTimeout, clock_settings, mine, status
 from cogs.prompts import AbortButton, RematchButton, VoteButton, abort_view
-from cogs.replies import refuse_in_dms
+from cogs.replies import Interaction, begin, channel_of, deliver_done, person, refuse_in_dms
 from cogs.rules import check_rules, command_lines, show_rules
 from cogs.spectating import board_table
 from cogs.surface import surface_of, title_of

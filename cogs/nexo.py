@@ -25,9 +25,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import nexo_choices as choices
-from cogs.actions import Interaction, begin, play_move
+from cogs.actions import play_move
 from cogs.client import Tablehost, refusal
 from cogs.playbypost import CLOCK_DOCS, OnTimeout, open_game
+from cogs.replies import Interaction, begin
 from cogs.rules import show_rules
 from cogs.surface import Surface
 from engines import GameError
@@ -49,10 +50,17 @@ def quick_moves(table: Table, player: str) -> list[tuple[str, str]]:
     return [(move.capitalize(), move) for move in legal]
 
 
-def phase_key(out: Outbox) -> tuple[str, ...]:
-    """Returns the turn a Nexohominis board lasts: one phase of one round."""
-    view = out.view or {}
+def phase_of(view: dict[str, Any]) -> tuple[str, ...]:
+    """Returns what a Nexohominis turn lasts: one phase of one round (both players' activations).
+
+    A live board lasts one (:func:`phase_key`, kept in the store as text), and so does a replay turn.
+    """
     return (f"round {view.get('round')}", str(view.get("phase")))
+
+
+def phase_key(out: Outbox) -> tuple[str, ...]:
+    """Returns the turn a Nexohominis board lasts, from its announcement: one phase of one round."""
+    return phase_of(out.view or {})
 
 
 def board_title(title: str, view: dict[str, Any]) -> str:

@@ -15,9 +15,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.actions import Interaction, play_move
+from cogs.actions import play_move
 from cogs.client import Tablehost, refusal
 from cogs.playbypost import CLOCK_DOCS, OnTimeout, open_game
+from cogs.replies import Interaction
 from cogs.rules import show_rules
 from cogs.surface import Surface
 from engines import GameError

@@ -12,6 +12,7 @@ import discord
 
 from cogs.delivery import chunks
 from cogs.replies import Interaction, begin, channel_of
+from cogs.surface import title_of
 from engines import GAMES
 from host.ratings import PlayerRating, Ratings
 
@@ -25,12 +26,6 @@ def ratings_of(interaction: Interaction) -> Ratings:
     """Returns the ratings of the bot's store (the bot's own, when it keeps one)."""
     kept = getattr(interaction.client, "ratings", None)
     return kept if isinstance(kept, Ratings) else Ratings(interaction.client.tables.store)
-
-
-def title_of(game: str) -> str:
-    """Returns a game's title (its name when the bot no longer hosts it)."""
-    cls = GAMES.get(game)
-    return cls.TITLE if cls is not None else game
 
 
 def game_named(text: str) -> str | None:

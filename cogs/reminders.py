@@ -13,15 +13,13 @@ from typing import TYPE_CHECKING
 import discord
 
 from cogs.hands import where_line
+from cogs.replies import JUMP
 from host.outbox import Outbox
 
 if TYPE_CHECKING:
     from cogs.client import Tablehost
 
 log = logging.getLogger(__name__)
-
-JUMP = "https://discord.com/channels/{}/{}/{}"
-
 
 async def board_link(bot: Tablehost, out: Outbox) -> str | None:
     """Returns the jump link of the game's live board, or None before it has one (or outside a server)."""

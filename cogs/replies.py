@@ -7,17 +7,17 @@ caller (ephemeral), results go to the channel through the stored announcement.
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 import discord
 from discord import app_commands
 
+from cogs.client import Tablehost
 from host.outbox import Outbox
 from host.table import Person
 
 log = logging.getLogger(__name__)
 
-Interaction = discord.Interaction[Any]
+Interaction = discord.Interaction[Tablehost]
 
 JUMP = "https://discord.com/channels/{}/{}/{}"
 """A jump link to a message: guild, channel, message."""

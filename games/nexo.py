@@ -2,20 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable
 from pathlib import Path
 from typing import Any
 
-from cogs.nexo import SURFACE
+from cogs.nexo import SURFACE, phase_of
 from engines.core.kit import GameKit
 from engines.nexo.ai import choose
 from engines.nexo.game import Nexo
 from render.nexo import draw, render
-
-
-def phase_of(view: dict[str, Any]) -> Hashable:
-    """Returns what a replay turn is: one phase of one round, as a live board lasts (both players' activations)."""
-    return (view.get("round"), view.get("phase"))
 
 
 def phase_note(view: dict[str, Any]) -> str:

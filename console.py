@@ -36,7 +36,7 @@ from engines.core import Event, Game, is_public
 from engines.core.registry import RegistryError
 from engines.core.words import plural
 from host.export import Export, ExportError, Move, load_export
-from host.fairness import commitment, digest
+from host.fairness import commitment, digest, seal
 from host.options import parse_options
 from host.outbox import Outbox
 from host.store import Store
@@ -267,7 +267,11 @@ class Replayer:
         head = f"{d.title} game" + (f" {d.game_id}" if d.game_id is not None else "") + f" ({d.status})"
         dates = " to ".join(x for x in (d.created, d.ended) if x)
         self.say(f"{head}: {', '.join(d.names)}" + (f"; {dates}" if dates else "") + ".")
-        if d.salt is not None and d.commitment is not None:
+        if d.server_seed is not None and d.commitment is not None:
+            sealed = "matches" if seal(d.server_seed) == d.commitment else "does NOT match"
+            self.say(f"Server seed {d.server_seed}: its SHA-256 {sealed} the commitment posted when the table"
+                     f" opened. Entropy: {d.entropy}.")
+        elif d.seed is not None and d.salt is not None and d.commitment is not None:
             sealed = "matches" if commitment(d.seed, d.salt) == d.commitment else "does NOT match"
             self.say(f"Seed {d.seed}, salt {d.salt}: their SHA-256 {sealed} the commitment posted at the start.")
         else:

@@ -66,6 +66,7 @@ async def open_table(
             creator=person(interaction),
             options=options,
             clock=clock,
+            joined=str(interaction.id),
         )
     except GameError as err:
         await interaction.followup.send(refusal(err), ephemeral=True)

@@ -158,7 +158,7 @@ def _embed(bot: Tablehost, out: Outbox, table: Table | None, recap: tuple[str, .
         colour=colour(out),
     )
     if out.commitment:  # the seed's seal, on every board: a doubtful player finds it whenever they look
-        embed.set_footer(text=sealed_line(out.commitment))
+        embed.set_footer(text=sealed_line(out.commitment, out.entropy))
     name = f"{out.game}-{out.game_id}-{out.version}.png"
     embed.set_image(url=f"attachment://{name}")
     return embed, name

@@ -17,6 +17,7 @@ from cogs.client import Tablehost
 from cogs.hands import send_hands
 from cogs.reminders import send_reminders
 from cogs.replay import start_post
+from cogs.seating import lobby_view
 from cogs.surface import surface_of
 from host.deliverer import Unreachable
 from host.outbox import Outbox
@@ -232,6 +233,10 @@ async def post_public(bot: Tablehost, channel: discord.abc.Messageable, out: Out
         if n >= len(posted):  # else posted by an earlier try
             last = n == len(pieces) - 1
             mentions = pings if last else discord.AllowedMentions.none()
-            message = await channel.send(piece or "\u200b", nonce=nonce(out, f"c{n}"), allowed_mentions=mentions)
+            buttons = lobby_view(out.game_id) if out.seals and last else discord.utils.MISSING
+            message = await channel.send(piece or "\u200b", nonce=nonce(out, f"c{n}"), allowed_mentions=mentions,
+                                         view=buttons)
             posted.append(message.id)
+        if out.seals and n == 0:  # the table's opening: the game keeps the id of the post that sealed its seed
+            out.receipt["seal"] = posted[0]
         await spectate.copy_post(bot, out, posted[n], spectate.Post(piece or "\u200b"), part=f"c{n}")

@@ -27,11 +27,12 @@ from cogs.playbypost import CLOCK_DOCS, OnTimeout, clock_settings, mine, status
 from cogs.prompts import AbortButton, RematchButton, VoteButton, abort_view
 from cogs.replies import Interaction, begin, channel_of, deliver_done, person, refuse_in_dms
 from cogs.rules import check_rules, command_lines, show_rules
+from cogs.seating import EntropyButton, JoinButton
 from cogs.spectating import board_table
 from cogs.surface import surface_of, title_of
 from cogs.table import TableCog, game_names
 from engines import GAMES, KITS, GameError
-from host.fairness import commitment, sealed_line
+from host.fairness import OWN_TEXT, sealed_line
 from host.options import parse_options
 from host.store import Status
 from host.tables import Table, secret_part
@@ -56,25 +57,25 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         """Checks every game's rules summary, registers the buttons and points the bot's moves here."""
         check_rules()  # a malformed rules file stops the start, naming the file
         self.bot.add_dynamic_items(MoveButton, ConfirmButton, CancelButton, AbortButton, MoveSelect, VoteButton,
-                                   RematchButton)
+                                   RematchButton, JoinButton, EntropyButton)
         self.bot.mover = play_move
 
     async def cog_unload(self) -> None:
         """Takes the buttons and the moves back."""
         self.bot.remove_dynamic_items(MoveButton, ConfirmButton, CancelButton, AbortButton, MoveSelect, VoteButton,
-                                      RematchButton)
+                                      RematchButton, JoinButton, EntropyButton)
         self.bot.mover = None
 
     async def interaction_check(self, interaction: Interaction) -> bool:  # type: ignore[override]
         """Refuses, in a DM, the commands that act on a channel's game."""
         return refuse_in_dms(interaction, IN_DMS)
 
-    async def _lobby(self, interaction: Interaction, action: str) -> None:
+    async def _lobby(self, interaction: Interaction, action: str, entropy: str | None = None) -> None:
         await begin(interaction)
         tables, channel = self.bot.tables, str(interaction.channel_id)
         try:
             if action == "join":
-                out = await tables.join(channel, person(interaction))
+                out = await tables.join(channel, person(interaction), joined=str(interaction.id), entropy=entropy)
             elif action == "leave":
                 out = await tables.leave(channel, person(interaction))
             else:
@@ -115,9 +116,10 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         return game_names(current)
 
     @app_commands.command(name="join", description="Take a seat at this channel's table")
-    async def join(self, interaction: Interaction) -> None:
-        """Seats the caller."""
-        await self._lobby(interaction, "join")
+    @app_commands.describe(entropy="Your own randomness: any text (seated already? it replaces yours)")
+    async def join(self, interaction: Interaction, entropy: app_commands.Range[str, 1, OWN_TEXT] | None = None) -> None:
+        """Seats the caller, with their own part of the game's entropy if they give one."""
+        await self._lobby(interaction, "join", entropy)
 
     @app_commands.command(name="addbot", description="Seat a bot at this channel's table (it plays its turns at once)")
     @app_commands.describe(level="easy: close to random; normal: sensible; hard: as strong as it can think in 2 s")
@@ -231,8 +233,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             return
         names = {s.player_id: discord.utils.escape_markdown(s.name) for s in table.seats}
         lines = [f"`{m.seq:>4}` {names.get(m.player_id, '?')}: `{m.move}`" for m in moves]
-        if lines and table.row.seed is not None and table.row.salt:
-            lines.insert(0, sealed_line(commitment(table.row.seed, table.row.salt)))
+        if lines and table.row.sealed:
+            lines.insert(0, sealed_line(table.row.sealed, table.row.entropy))
         for piece in chunks(discord.utils.escape_mentions("\n".join(lines) or "No moves yet.")):
             await interaction.followup.send(piece, ephemeral=True)
 

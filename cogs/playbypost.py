@@ -17,7 +17,7 @@ from cogs.replies import JUMP, Interaction, begin, deliver_done, person
 from cogs.surface import title_of
 from engines import KITS, GameError
 from host.clock import ClockRow, ClockSettings
-from host.fairness import commitment, sealed_line
+from host.fairness import sealed_line
 from host.store import GameRow, Status
 
 OnTimeout = Literal["skip", "forfeit", "bot-easy", "bot-normal", "bot-hard"]
@@ -150,8 +150,8 @@ async def status(interaction: Interaction) -> None:
         lines.append(f"To act: {', '.join(table.game.to_act())}{since}.")
     if table.row.status in (Status.LOBBY, Status.RUNNING):
         lines.append(clock_line(row))
-    if table.row.seed is not None and table.row.salt:
-        lines.append(sealed_line(commitment(table.row.seed, table.row.salt)))
+    if table.row.sealed:
+        lines.append(sealed_line(table.row.sealed, table.row.entropy))
     spectators = await bot.spectators.channels(table.row.id) if hasattr(bot, "spectators") else []
     if spectators:
         lines.append("Spectated in " + ", ".join(f"<#{c}>" for c in spectators) + ".")

@@ -155,7 +155,8 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"t
         """Counts the player ready; opens the lobby on the first click, starts the game on the last."""
         await begin(interaction)
         try:
-            result = await Rematches(interaction.client.tables).ready(self.game_id, person(interaction))
+            result = await Rematches(interaction.client.tables).ready(self.game_id, person(interaction),
+                                                                     joined=str(interaction.id))
         except GameError as err:
             await interaction.followup.send(refusal(err), ephemeral=True)
             return

@@ -182,7 +182,7 @@ async def replay(interaction: Interaction, game_id: int | None) -> None:
             f"There is no game {game_id} in this channel (`/table history` lists them).")
         await interaction.followup.send(missing, ephemeral=True)
         return
-    if row.seed is None:
+    if not row.started:
         await interaction.followup.send("The game has not started: there is nothing to replay yet.", ephemeral=True)
         return
     try:
@@ -208,7 +208,7 @@ async def post_replay(bot: Tablehost, game_id: int, channel: discord.abc.Message
     posted.add(game_id)
     try:
         row = await bot.tables.store.game(game_id, snapshot=False)
-        if row is None or row.seed is None:
+        if row is None or not row.started:
             return None
         return await _post(bot, row, channel, nonce=nonce_of(game_id))
     except asyncio.CancelledError:

@@ -75,4 +75,4 @@ async def deliver_done(interaction: Interaction, out: Outbox) -> None:
             ephemeral=True,
         )
         return
-    await interaction.followup.send("Done.", ephemeral=True)
+    await interaction.followup.send(f"Done. {out.reply}" if out.reply else "Done.", ephemeral=True)

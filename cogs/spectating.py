@@ -245,4 +245,4 @@ async def board_table(bot: Tablehost, channel_id: str) -> Table:
         return table
     # a newer game has begun in the game's channel since: the spectated one, from its log
     seats = await bot.tables.store.seats(row.id)
-    return Table(row, seats, await bot.tables.replay(row.id) if row.seed is not None else None)
+    return Table(row, seats, await bot.tables.replay(row.id) if row.started else None)

@@ -1,15 +1,18 @@
-"""A finished game as one file: its seed and salt, the whole log, each move's dice and digest, the end.
+"""A finished game as one file: its fair-dice record, the whole log, each move's dice and digest, the end.
 
-``/table export`` hands a player this file; ``python bot.py --verify FILE`` checks it (:mod:`host.verify`)
-and ``python bot.py --console --load FILE`` replays it move by move. The file is JSON::
+``/table export`` hands a player this file; ``python bot.py --verify FILE`` checks it (:mod:`host.verify`),
+``python tools/check_draws.py FILE`` checks its draws alone, and ``python bot.py --console --load FILE``
+replays it move by move. The file is JSON (version 2)::
 
     {
-      "format": "tablehost-game", "version": 1,
+      "format": "tablehost-game", "version": 2,
       "game": "xisk", "title": "XISK", "id": 12, "status": "finished",
       "created": "2024-05-01T18:00:00+00:00", "ended": "2024-05-09T21:14:03+00:00",
       "options": {...},
-      "players": [{"seat": 0, "name": "ann", "id": "1001"}, ...],
-      "seed": 1234, "salt": "00ff…", "commitment": "<sha256 of '1234:00ff…'>",
+      "players": [{"seat": 0, "name": "ann", "id": "1001", "joined": "1183…", "entropy": "my words"}, ...],
+      "dice": {"scheme": "hmac-sha256", "server_seed": "<64 hex>", "commitment": "<sha256 of the seed>",
+               "commitment_message": "1183…", "entropy": "1183…:my words|…",
+               "draws": [[1, 52, 17], [2, 51, 3], …]},
       "moves": [
         {"seq": 1, "player": "ann", "move": "claim alaska", "at": "…", "origin": null,
          "events": [{"kind": "claim", "text": "…", …}], "digest": "<sha256 of the state after it>"},
@@ -21,7 +24,15 @@ and ``python bot.py --console --load FILE`` replays it move by move. The file is
 
 ``players`` are in seat order (the order the engine was built with); ``id`` is the player's
 Discord user id, which is public (anyone in the server can copy it) and tells two players of
-the same name apart. ``moves`` is the log as stored, ``undo`` entries included (each takes back
+the same name apart; ``joined`` and ``entropy`` are their part of the game's entropy (see
+:mod:`host.fairness`). ``dice`` is the fair-dice record: the server seed, its commitment as posted
+when the table opened (with that message's id), the entropy, and every draw of the game as
+``[number, range, value]`` (:mod:`engines.core.rng`). A game started before keyed draws has
+``"scheme": "splitmix64"`` with its integer ``seed``, ``salt`` and ``commitment`` (``draws``
+null); version 1 files, written before version 2, carry those three at the top level and may
+lack a commitment (a game from before fair dice).
+
+``moves`` is the log as stored, ``undo`` entries included (each takes back
 the latest standing move, see :mod:`host.undo`); ``events`` are the move's public events as they
 were announced (None for a move from before records were kept), ``digest`` the SHA-256 of the
 state after it (:func:`host.fairness.digest`). ``final_state`` is the engine's ``dump_state()``
@@ -41,15 +52,18 @@ from typing import Any
 from engines import GAMES, GameError
 from engines.core import Game
 from engines.core.reader import FieldError, Reader, at, check_plain, show_value
-from host.fairness import commitment
-from host.store import MoveRow, Status, Store
+from engines.core.rng import KEYED, MAX_ENTROPY, SEED_PATTERN, SPLITMIX, Draw, keyed_seed, recording
+from host.fairness import join_part
+from host.store import GameRow, MoveRow, Status, Store
 from host.table import Refusal
 from host.undo import UNDO, effective_moves
 
 FORMAT = "tablehost-game"
 """The ``format`` marker of an export."""
-VERSION = 1
-"""The export format's version this bot writes and reads."""
+VERSION = 2
+"""The export format's version this bot writes (it reads 1 and 2)."""
+BEFORE_DRAWS = 1
+"""The version of files written before keyed draws: the old scheme, a commitment optional."""
 MAX_BYTES = 64 * 1024 * 1024
 """The largest export file read."""
 MAX_MOVE = 300
@@ -64,11 +78,18 @@ class ExportError(FieldError):
 
 @dataclass(frozen=True)
 class Player:
-    """A seat of an exported game."""
+    """A seat of an exported game (``joined`` and ``entropy``: its part of the entropy, version 2)."""
 
     seat: int
     name: str
     id: str | None = None
+    joined: str | None = None
+    entropy: str | None = None
+
+    @property
+    def part(self) -> str:
+        """This seat's part of the game's entropy."""
+        return join_part(self.joined, self.entropy)
 
 
 @dataclass(frozen=True)
@@ -95,7 +116,8 @@ class Export:
     status: str
     options: dict[str, Any]
     players: list[Player]
-    seed: int
+    seed: int | None
+    """The old scheme's integer seed (None for keyed draws)."""
     salt: str | None
     commitment: str | None
     moves: list[Move]
@@ -104,15 +126,28 @@ class Export:
     game_id: int | None = None
     created: str | None = None
     ended: str | None = None
+    version: int = VERSION
+    scheme: str = KEYED
+    server_seed: str | None = None
+    entropy: str | None = None
+    commitment_message: str | None = None
+    draws: list[Draw] | None = None
 
     @property
     def names(self) -> list[str]:
         """The seat names in seat order."""
         return [p.name for p in self.players]
 
+    @property
+    def engine_seed(self) -> int | str:
+        """The seed the engine is built with: ``"<server seed>:<entropy>"``, or the old scheme's integer."""
+        if self.scheme == KEYED:
+            return keyed_seed(self.server_seed or "", self.entropy or "")
+        return self.seed or 0
+
     def new_game(self) -> Game:
         """Returns the game as it started: built from the seed, the seats and the options."""
-        return GAMES[self.game].new(self.names, self.seed, self.options)
+        return GAMES[self.game].new(self.names, self.engine_seed, self.options)
 
 
 # -- writing ------------------------------------------------------------------------------
@@ -129,12 +164,33 @@ async def export_game(store: Store, game_id: int) -> dict[str, Any]:
         raise Refusal(f"There is no game {game_id}.")
     if row.status is Status.RUNNING:
         raise Refusal(RUNNING)
-    if row.status is Status.LOBBY or row.seed is None:
+    if row.status is Status.LOBBY or not row.started:
         raise Refusal("That game never started: there is no seed or move to export.")
     seats = await store.seats(game_id)
     log = await store.moves(game_id)
     names = {s.player_id: s.name for s in seats}
     cls = GAMES.get(row.game)
+    players = [{"seat": s.seat, "name": s.name, "id": s.player_id} for s in seats]
+    final, draws = _final_state(cls, row.snapshot, [s.name for s in seats], row.engine_seed, row.options, log, names)
+    if row.seed is None:  # keyed draws
+        players = [{**p, "joined": s.joined, "entropy": s.entropy} for p, s in zip(players, seats, strict=True)]
+        dice: dict[str, Any] = {"scheme": KEYED, "server_seed": row.server_seed, "commitment": row.commitment,
+                                "commitment_message": row.commitment_message, "entropy": row.entropy,
+                                "draws": [list(d) for d in draws] if draws is not None else None}
+    else:
+        dice = {"scheme": SPLITMIX, "seed": row.seed, "salt": row.salt, "commitment": row.sealed,
+                "commitment_message": None, "draws": None}
+    if row.seed is not None and not row.salt:  # a game from before fair dice: nothing sealed it
+        return {"format": FORMAT, "version": BEFORE_DRAWS, **_head(row, cls), "players": players,
+                "seed": row.seed, "salt": None, "commitment": None, "moves": [_move(m, names) for m in log],
+                **_end(row, final)}
+    return {
+        "format": FORMAT, "version": VERSION, **_head(row, cls), "players": players, "dice": dice,
+        "moves": [_move(m, names) for m in log], **_end(row, final),
+    }
+
+
+def _head(row: GameRow, cls: type[Game] | None) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -145,14 +201,11 @@ async def export_game(store: Store, game_id: int) -> dict[str, Any]:
         "created": row.created_at,
         "ended": row.updated_at,
         "options": row.options,
-        "players": [{"seat": s.seat, "name": s.name, "id": s.player_id} for s in seats],
-        "seed": row.seed,
-        "salt": row.salt,
-        "commitment": commitment(row.seed, row.salt) if row.salt else None,
-        "moves": [_move(m, names) for m in log],
-        "winners": row.winners if row.status is Status.FINISHED else None,
-        "final_state": _final_state(cls, row.snapshot, [s.name for s in seats], row.seed, row.options, log, names),
     }
+
+
+def _end(row: GameRow, final: dict[str, Any] | None) -> dict[str, Any]:
+    return {"winners": row.winners if row.status is Status.FINISHED else None, "final_state": final}
 
 
 def _move(m: MoveRow, names: dict[str, str]) -> dict[str, Any]:
@@ -174,36 +227,57 @@ def _move(m: MoveRow, names: dict[str, str]) -> dict[str, Any]:
 
 
 def _final_state(
-    cls: type[Game] | None, snapshot: str | None, players: list[str], seed: int, options: dict[str, Any],
+    cls: type[Game] | None, snapshot: str | None, players: list[str], seed: int | str, options: dict[str, Any],
     log: list[MoveRow], names: dict[str, str],
-) -> dict[str, Any] | None:
-    """Returns the game's state at its end: from the snapshot, else replayed from the log (None: neither)."""
+) -> tuple[dict[str, Any] | None, list[Draw] | None]:
+    """Returns the game's state at its end and every keyed draw of the game, replayed from the log.
+
+    The end comes from the snapshot when it loads, else from the replay; either is None when it
+    cannot be had (a damaged game exports without them, and ``--verify`` says so).
+    """
     if cls is None:
-        return None
+        return None, None
     try:
-        return cls.from_json(snapshot or "").dump_state()
+        final: dict[str, Any] | None = cls.from_json(snapshot or "").dump_state()
     except GameError:
-        pass
+        final = None
     try:
-        game = cls.new(players, seed, options)
-        for m in effective_moves(log):
-            game.play(names.get(m.player_id, m.player_id), m.move)
-        return game.dump_state()
-    except Exception:  # a damaged game exports without its end; --verify then says so
-        return None
+        with recording() as draws:
+            game = cls.new(players, seed, options)
+            for m in effective_moves(log):
+                game.play(names.get(m.player_id, m.player_id), m.move)
+        return (final if final is not None else game.dump_state()), in_order(draws)
+    except Exception:
+        return final, None
+
+
+def in_order(draws: list[Draw]) -> list[Draw]:
+    """Returns the draws of a replay by number, once each (a move refused and restored may draw a number twice).
+
+    >>> in_order([(1, 6, 2), (2, 6, 0), (2, 6, 0), (3, 52, 9)])
+    [(1, 6, 2), (2, 6, 0), (3, 52, 9)]
+    """
+    return sorted(set(draws))
 
 
 def export_text(data: dict[str, Any]) -> str:
-    """Returns an export as the file's text: indented JSON, keys in a fixed order, one log entry a line."""
+    """Returns an export as the file's text: indented JSON, keys in a fixed order, one log entry (or draw) a line."""
     body = {k: v for k, v in data.items() if k != "moves"}
     moves = data.get("moves") or []
     parts = []
     for key, value in body.items():
-        text = json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n  ")
+        if key == "dice" and isinstance(value, dict) and isinstance(value.get("draws"), list):
+            head = {k: v for k, v in value.items() if k != "draws"}
+            inner = [f"    {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in head.items()]
+            draws = [json.dumps(d, separators=(", ", ": ")) for d in value["draws"]]
+            inner.append('    "draws": ' + ("[\n      " + ",\n      ".join(draws) + "\n    ]" if draws else "[]"))
+            text = "{\n" + ",\n".join(inner) + "\n  }"
+        else:
+            text = json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n  ")
         parts.append(f"  {json.dumps(key)}: {text}")
-        if key == "commitment":  # the log after the fairness fields, before the result
+        if key in ("commitment", "dice"):  # the log after the fairness fields, before the result
             parts.append(f'  "moves": {_lines(moves)}')
-    if "commitment" not in body:
+    if "commitment" not in body and "dice" not in body:
         parts.append(f'  "moves": {_lines(moves)}')
     return "{\n" + ",\n".join(parts) + "\n}\n"
 
@@ -289,11 +363,7 @@ def _read(data: dict[str, Any]) -> Export:
         raise r.fail("options", str(err)) from None
     players = _players(r, r.items(data, "players", ""), cls)
     names = {p.name for p in players}
-    seed = r.int_(data, "seed", "", low=-(2**63), high=2**64)
-    salt = r.opt_text(data, "salt", "")
-    posted = r.opt_text(data, "commitment", "")
-    if posted is not None:
-        r.need(_HEX64.fullmatch(posted) is not None, "commitment", "expected 64 hex digits (a SHA-256)")
+    fair = _dice(r, data) if version >= 2 else _old_dice(r, data, data, "")
     moves = [_move_of(r, m, at("moves", i), names) for i, m in enumerate(r.items(data, "moves", ""))]
     winners: list[str] | None = None
     if data.get("winners") is not None:
@@ -306,10 +376,47 @@ def _read(data: dict[str, Any]) -> Export:
         final = r.obj(final, "final_state")
         _plain(final, "final_state")
     return Export(
-        game=name, title=cls.TITLE, status=status, options=options, players=players, seed=seed, salt=salt,
-        commitment=posted, moves=moves, winners=winners, final_state=final, game_id=game_id,
-        created=r.opt_text(data, "created", ""), ended=r.opt_text(data, "ended", ""),
+        game=name, title=cls.TITLE, status=status, options=options, players=players, moves=moves, winners=winners,
+        final_state=final, game_id=game_id, created=r.opt_text(data, "created", ""),
+        ended=r.opt_text(data, "ended", ""), version=version, **fair,
     )
+
+
+def _old_dice(r: _Reader, data: dict[str, Any], where: dict[str, Any], path: str) -> dict[str, Any]:
+    """Reads the old scheme's record: an integer seed, its salt and commitment (at the top in version 1)."""
+    posted = r.opt_text(where, "commitment", path)
+    if posted is not None:
+        r.need(_HEX64.fullmatch(posted) is not None, at(path, "commitment"), "expected 64 hex digits (a SHA-256)")
+    return {"scheme": SPLITMIX, "seed": r.int_(where, "seed", path, low=-(2**63), high=2**64),
+            "salt": r.opt_text(where, "salt", path), "commitment": posted}
+
+
+def _dice(r: _Reader, data: dict[str, Any]) -> dict[str, Any]:
+    """Reads version 2's ``dice``: keyed draws (server seed, commitment, entropy, draws) or the old scheme."""
+    dice = r.obj(r.field(data, "dice", ""), "dice")
+    scheme = r.text(dice, "scheme", "dice", choices=(KEYED, SPLITMIX))
+    message = dice.get("commitment_message")
+    r.need(message is None or (isinstance(message, str) and message.isdigit() and len(message) <= 20),
+           "dice.commitment_message", f"expected a message id, got {show_value(message)}")
+    if scheme == SPLITMIX:
+        return {**_old_dice(r, data, dice, "dice"), "commitment_message": message}
+    server_seed = r.text(dice, "server_seed", "dice")
+    r.need(SEED_PATTERN.fullmatch(server_seed) is not None, "dice.server_seed", "expected 64 lowercase hex digits")
+    posted = r.text(dice, "commitment", "dice")
+    r.need(_HEX64.fullmatch(posted) is not None, "dice.commitment", "expected 64 hex digits (a SHA-256)")
+    entropy = r.text(dice, "entropy", "dice")
+    r.need(len(entropy) <= MAX_ENTROPY, "dice.entropy", f"at most {MAX_ENTROPY} characters")
+    draws: list[Draw] | None = None
+    if dice.get("draws") is not None:
+        draws = []
+        for i, d in enumerate(r.items(dice, "draws", "dice")):
+            where = at("dice.draws", i)
+            ok = (isinstance(d, list) and len(d) == 3 and all(isinstance(x, int) and not isinstance(x, bool) for x in d)
+                  and d[0] >= 1 and d[1] >= 1 and 0 <= d[2] < d[1])
+            r.need(ok, where, f"expected [number, range, value] with 0 <= value < range, got {show_value(d)}")
+            draws.append((d[0], d[1], d[2]))
+    return {"scheme": KEYED, "seed": None, "salt": None, "commitment": posted, "server_seed": server_seed,
+            "entropy": entropy, "commitment_message": message, "draws": draws}
 
 
 def _players(r: _Reader, items: list[Any], cls: type[Game]) -> list[Player]:
@@ -321,7 +428,9 @@ def _players(r: _Reader, items: list[Any], cls: type[Game]) -> list[Player]:
         r.need(len(name) <= 100, at(path, "name"), "the name is too long")
         ident = p.get("id")
         r.need(ident is None or isinstance(ident, str | int), at(path, "id"), f"expected text, got {show_value(ident)}")
-        players.append(Player(r.int_(p, "seat", path, default=i), name, None if ident is None else str(ident)))
+        joined, entropy = r.opt_text(p, "joined", path), r.opt_text(p, "entropy", path)
+        players.append(Player(r.int_(p, "seat", path, default=i), name, None if ident is None else str(ident),
+                              joined, entropy))
     r.need(cls.MIN_PLAYERS <= len(players) <= cls.MAX_PLAYERS, "players",
            f"{cls.TITLE} needs {cls._seat_range()} players, not {len(players)}")
     r.need(len({p.name for p in players}) == len(players), "players", "a name is seated twice")

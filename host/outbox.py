@@ -57,7 +57,14 @@ class Outbox:
     """What kind of notice this is when it is not a move or lobby change: ``reminder`` (the turn clock)."""
     commitment: str | None = None
     """The game's fair-dice commitment (:func:`host.fairness.commitment`), shown on every board so that it stays
-    in sight all game long; None before the start, or for a game older than fair dice."""
+    in sight all game long; None for a game older than fair dice."""
+    seals: bool = False
+    """True for a table's opening, which posts the commitment: its channel message's id is stored with it."""
+    reply: str | None = None
+    """What only the actor is told besides "Done." (their part of the entropy, say)."""
+    entropy: str | None = None
+    """The game's entropy (keyed draws, :mod:`host.fairness`), on every board beside the commitment; None before
+    the start, or for a game on the old scheme."""
     id: int | None = None
     receipt: dict[str, Any] = field(default_factory=dict)
 

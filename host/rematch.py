@@ -13,8 +13,10 @@ from dataclasses import dataclass, field
 
 from engines import GAMES
 from host import clock
+from host.bot_seats import is_bot
 from host.clock import ClockSettings
 from host.db import Conflict, Tx
+from host.fairness import BOT_JOIN, open_line, seal
 from host.outbox import Outbox
 from host.store import GameRow, Seat, Status, _insert_outbox, now
 from host.table import Person, Refusal
@@ -42,8 +44,10 @@ class Rematches:
         self.tables = tables
         self.store = tables.store
 
-    async def ready(self, game_id: int, person: Person) -> Rematch:
+    async def ready(self, game_id: int, person: Person, *, joined: str | None = None) -> Rematch:
         """Counts ``person`` ready for a rematch of ``game_id``; opens its lobby first, starts it last.
+
+        ``joined`` is the id of the click's interaction: the player's part of the new game's entropy.
 
         Raises Refusal when the game is not finished, the person did not play it, or the
         channel has another game by now.
@@ -64,7 +68,7 @@ class Rematches:
             settings = await self._clock_of(game_id)
             if lobby is None:
                 written.append(await self._open(old, seats, person, settings))
-            ready = await self._vote(game_id, person.id)
+            ready = await self._vote(game_id, person.id, joined)
         result = Rematch(ready, len(seats), written)
         if result.started:
             creator = next((s for s in seats if s.player_id == old.creator_id), seats[0])
@@ -88,18 +92,20 @@ class Rematches:
         out = Outbox(game_id=0, game=old.game, channel_id=old.channel_id, guild_id=old.guild_id, actor_id=person.id,
                      names={s.player_id: s.name for s in seats},
                      lines=[f"{person.name} asks for a rematch of {cls.TITLE}: {names} are seated, with the same"
-                            f" options and a new seed. It starts when every player has clicked Rematch."])
+                            f" options and a new seed. It starts when every player has clicked Rematch.",
+                            open_line(sealed := seal(server_seed := self.tables.server_seed()))])
         stamp = now()
 
         async def work(tx: Tx) -> int:
             new_id = int(await tx.fetchval(
                 "INSERT INTO games (guild_id, channel_id, game, status, creator_id, options, created_at, updated_at,"
-                " rematch_of) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?) RETURNING id",
+                " rematch_of, server_seed, commitment) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 old.guild_id, old.channel_id, old.game, old.creator_id, json.dumps(old.options), stamp, stamp, old.id,
+                server_seed, sealed,
             ))
             await tx.executemany(
-                "INSERT INTO seats (game_id, seat, player_id, name) VALUES (?, ?, ?, ?)",
-                [(new_id, s.seat, s.player_id, s.name) for s in seats],
+                "INSERT INTO seats (game_id, seat, player_id, name, joined) VALUES (?, ?, ?, ?, ?)",
+                [(new_id, s.seat, s.player_id, s.name, BOT_JOIN if is_bot(s.player_id) else None) for s in seats],
             )
             await clock.insert(tx, new_id, settings)
             await _insert_outbox(tx, new_id, out)
@@ -111,12 +117,16 @@ class Rematches:
             raise Refusal("This channel has another game now: the rematch can't open here.") from err
         return out
 
-    async def _vote(self, game_id: int, player_id: str) -> int:
-        """Records a player ready; returns how many are."""
+    async def _vote(self, game_id: int, player_id: str, joined: str | None) -> int:
+        """Records a player ready (their click joins them to the rematch's entropy); returns how many are."""
 
         async def work(tx: Tx) -> int:
             await tx.execute("INSERT INTO rematch_votes (game_id, player_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
                              game_id, player_id)
+            if joined is not None:
+                await tx.execute(
+                    "UPDATE seats SET joined = ? WHERE player_id = ? AND game_id = (SELECT id FROM games"
+                    " WHERE rematch_of = ? AND status = 'lobby')", joined, player_id, game_id)
             return int(await tx.fetchval("SELECT COUNT(*) FROM rematch_votes WHERE game_id = ?", game_id))
 
         return await self.store.db.write(work)

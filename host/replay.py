@@ -69,7 +69,7 @@ def caption(turn: int, movers: list[str], note: str | None = None, *, over: str 
     return " · ".join(parts)
 
 
-def turn_views(game_name: str, seat_names: list[str], seed: int, options: dict[str, Any],
+def turn_views(game_name: str, seat_names: list[str], seed: int | str, options: dict[str, Any],
                moves: list[tuple[str, str]]) -> list[Frame]:
     """Returns the start and the position after each turn of the standing log ``moves`` (seat, move).
 
@@ -113,14 +113,14 @@ def _one(movers: list[str]) -> str | None:
     return movers[0] if len(movers) == 1 else None
 
 
-async def game_frames(store: Store, row: GameRow) -> tuple[list[str], int, dict[str, Any], list[tuple[str, str]]]:
+async def game_frames(store: Store, row: GameRow) -> tuple[list[str], int | str, dict[str, Any], list[tuple[str, str]]]:
     """Returns the seat names, seed, options and standing moves of a started game, for :func:`turn_views`.
 
     Raises ValueError for a game that has not started (it has no seed yet).
     """
-    if row.seed is None:
+    if not row.started:
         raise ValueError(f"Game {row.id} has not started.")
     seats = await store.seats(row.id)
     names = {s.player_id: s.name for s in seats}
     standing = effective_moves(await store.moves(row.id))
-    return [s.name for s in seats], row.seed, row.options, [(names[m.player_id], m.move) for m in standing]
+    return [s.name for s in seats], row.engine_seed, row.options, [(names[m.player_id], m.move) for m in standing]

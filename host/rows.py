@@ -8,7 +8,10 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
+from engines.core.rng import keyed_seed
 from host.db import Row
+from host.fairness import commitment as old_commitment
+from host.fairness import join_part
 
 
 class Status(StrEnum):
@@ -49,15 +52,60 @@ class GameRow:
     winners: list[str] | None = None
     """Seat names of the winners once finished (``[]``: a draw); None while running, or aborted."""
     rematch_of: int | None = None
+    server_seed: str | None = field(default=None, repr=False)
+    """The keyed draws' server seed (see :mod:`host.fairness`): secret until the game ends."""
+    commitment: str | None = None
+    """The keyed draws' commitment, exactly as posted when the table opened."""
+    commitment_message: str | None = None
+    """The id of the message that posted the commitment (None until it was delivered, or on the console)."""
+    entropy: str | None = None
+    """The game's entropy, fixed at the start from every seat's join (None: not started, or the old scheme)."""
+
+    @property
+    def keyed(self) -> bool:
+        """True for a game on keyed draws; False for one started on the old scheme (an integer seed)."""
+        return self.seed is None and self.server_seed is not None
+
+    @property
+    def started(self) -> bool:
+        """True once the game has its seed (keyed: its entropy; old scheme: its integer seed)."""
+        return self.seed is not None or (self.server_seed is not None and self.entropy is not None)
+
+    @property
+    def engine_seed(self) -> int | str:
+        """The seed the engine was built with: ``"<server seed>:<entropy>"``, or the old scheme's integer."""
+        if self.seed is not None:
+            return self.seed
+        if self.server_seed is None or self.entropy is None:
+            raise ValueError(f"game {self.id} has not started: it has no seed yet")
+        return keyed_seed(self.server_seed, self.entropy)
+
+    @property
+    def sealed(self) -> str | None:
+        """The commitment the players were shown (None: a game from before fair dice)."""
+        if self.seed is not None:
+            return old_commitment(self.seed, self.salt) if self.salt else None
+        return self.commitment
 
 
 @dataclass(frozen=True)
 class Seat:
-    """One seated player: ``name`` is what the engine calls them."""
+    """One seated player: ``name`` is what the engine calls them.
+
+    ``joined`` is the id of the interaction that seated them (``bot`` for a bot), ``entropy`` the
+    text they added of their own (see :mod:`host.fairness`).
+    """
 
     seat: int
     player_id: str
     name: str
+    joined: str | None = None
+    entropy: str | None = None
+
+    @property
+    def part(self) -> str:
+        """This seat's part of the game's entropy."""
+        return join_part(self.joined, self.entropy)
 
 
 @dataclass(frozen=True)
@@ -116,7 +164,16 @@ def _game_row(row: Row) -> GameRow:
         salt=row["salt"],
         winners=_names(row["winners"]),
         rematch_of=row["rematch_of"],
+        server_seed=_column(row, "server_seed"),
+        commitment=_column(row, "commitment"),
+        commitment_message=_column(row, "commitment_message"),
+        entropy=_column(row, "entropy"),
     )
+
+
+def _column(row: Row, name: str) -> Any:
+    """Returns a column a query may leave out (None then)."""
+    return row[name] if name in row.keys() else None  # noqa: SIM118 (a sqlite3.Row's "in" looks at values)
 
 
 def _names(text: str | None) -> list[str] | None:

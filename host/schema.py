@@ -207,4 +207,15 @@ MIGRATIONS: list[Migration] = [
     # 8: who must act in each game (user ids, JSON), as its last change announced: a process finds the
     # bots another process left to play without loading every game.
     Migration("ALTER TABLE games ADD COLUMN to_act TEXT;"),
+    # 9: keyed draws (see host.fairness): the server seed drawn and its commitment posted when the table
+    # opens, with the id of the message that carried it; the game's entropy fixed at the start; each
+    # seat's join interaction and the player's own text.
+    Migration("""
+    ALTER TABLE games ADD COLUMN server_seed TEXT;
+    ALTER TABLE games ADD COLUMN commitment TEXT;
+    ALTER TABLE games ADD COLUMN commitment_message TEXT;
+    ALTER TABLE games ADD COLUMN entropy TEXT;
+    ALTER TABLE seats ADD COLUMN joined TEXT;
+    ALTER TABLE seats ADD COLUMN entropy TEXT;
+    """),
 ]

@@ -16,7 +16,7 @@ from host.store_outbox import _insert_outbox, _to_act
 
 _HEAD = (
     "id, guild_id, channel_id, game, status, creator_id, options, seed, NULL AS snapshot, version, broken,"
-    " created_at, updated_at, salt, winners, rematch_of"
+    " created_at, updated_at, salt, winners, rematch_of, server_seed, commitment, commitment_message, entropy"
 )
 """Every column of ``games`` but the snapshot, which is read only when an engine must be loaded."""
 
@@ -40,9 +40,15 @@ class StoreGames:
         announce: Outbox | None = None,
         clock_settings: ClockSettings | None = None,
         rematch_of: int | None = None,
+        server_seed: str | None = None,
+        sealed: str | None = None,
+        joined: str | None = None,
+        entropy: str | None = None,
     ) -> GameRow:
         """Inserts a game in the lobby with its clock, and its creator in seat 0 when ``creator_name`` is given.
 
+        ``server_seed`` and ``sealed`` (its commitment, as ``announce`` posts it) are the keyed draws'
+        (see :mod:`host.fairness`); ``joined`` and ``entropy`` are the creator's part of the entropy.
         All happens in one transaction, with ``announce`` if given. Raises ChannelTaken
         when the channel already has a game.
         """
@@ -50,14 +56,15 @@ class StoreGames:
 
         async def work(tx: Tx) -> int:
             game_id = int(await tx.fetchval(
-                "INSERT INTO games (guild_id, channel_id, game, status, creator_id, options,"
-                " created_at, updated_at, rematch_of) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?) RETURNING id",
-                guild_id, channel_id, game, creator_id, json.dumps(options), stamp, stamp, rematch_of,
+                "INSERT INTO games (guild_id, channel_id, game, status, creator_id, options, created_at, updated_at,"
+                " rematch_of, server_seed, commitment) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                guild_id, channel_id, game, creator_id, json.dumps(options), stamp, stamp, rematch_of, server_seed,
+                sealed,
             ))
             if creator_name is not None:
                 await tx.execute(
-                    "INSERT INTO seats (game_id, seat, player_id, name) VALUES (?, 0, ?, ?)",
-                    game_id, creator_id, creator_name,
+                    "INSERT INTO seats (game_id, seat, player_id, name, joined, entropy) VALUES (?, 0, ?, ?, ?, ?)",
+                    game_id, creator_id, creator_name, joined, entropy or None,
                 )
             await clock.insert(tx, game_id, clock_settings or ClockSettings())
             await _insert_outbox(tx, game_id, announce)
@@ -134,19 +141,28 @@ class StoreGames:
         self,
         game_id: int,
         *,
-        seed: int,
         snapshot: str,
+        entropy: str | None = None,
+        server_seed: str | None = None,
+        sealed: str | None = None,
+        seed: int | None = None,
+        salt: str | None = None,
         announce: Outbox | None = None,
         clock_at: float | None = None,
-        salt: str | None = None,
     ) -> None:
-        """Moves a lobby game to running with its seed, its dice salt and first snapshot; its clock starts."""
+        """Moves a lobby game to running with its first snapshot; its clock starts.
+
+        A keyed game fixes its ``entropy`` (and, for a lobby opened before keyed draws, takes its
+        ``server_seed`` and ``sealed`` commitment now); a game on the old scheme gets its integer
+        ``seed`` and ``salt`` instead.
+        """
 
         async def work(tx: Tx) -> None:
             changed = await tx.execute(
-                "UPDATE games SET status = 'running', seed = ?, salt = ?, snapshot = ?, version = 0, updated_at = ?,"
-                " to_act = ? WHERE id = ? AND status = 'lobby'",
-                seed, salt, snapshot, now(), _to_act(announce), game_id,
+                "UPDATE games SET status = 'running', seed = ?, salt = ?, entropy = ?,"
+                " server_seed = COALESCE(?, server_seed), commitment = COALESCE(?, commitment), snapshot = ?,"
+                " version = 0, updated_at = ?, to_act = ? WHERE id = ? AND status = 'lobby'",
+                seed, salt, entropy, server_seed, sealed, snapshot, now(), _to_act(announce), game_id,
             )
             if changed != 1:
                 raise StaleVersion(f"game {game_id} is no longer in its lobby")
@@ -199,12 +215,20 @@ class StoreGames:
     async def seats(self, game_id: int) -> list[Seat]:
         """Returns the seats in seat order."""
         rows = await self.db.read(
-            lambda tx: tx.fetch("SELECT seat, player_id, name FROM seats WHERE game_id = ? ORDER BY seat", game_id)
+            lambda tx: tx.fetch(
+                "SELECT seat, player_id, name, joined, entropy FROM seats WHERE game_id = ? ORDER BY seat", game_id)
         )
-        return [Seat(r["seat"], r["player_id"], r["name"]) for r in rows]
+        return [Seat(r["seat"], r["player_id"], r["name"], r["joined"], r["entropy"]) for r in rows]
 
-    async def add_seat(self, game_id: int, player_id: str, name: str, *, announce: Outbox | None = None) -> Seat:
-        """Seats a player after the last seat in a lobby; raises SeatTaken if seated or the name is taken."""
+    async def add_seat(
+        self, game_id: int, player_id: str, name: str, *, announce: Outbox | None = None, joined: str | None = None,
+        entropy: str | None = None,
+    ) -> Seat:
+        """Seats a player after the last seat in a lobby; raises SeatTaken if seated or the name is taken.
+
+        ``joined`` (the join's interaction id) and ``entropy`` (the player's own text) are their part
+        of the game's entropy.
+        """
 
         async def work(tx: Tx) -> int:
             lobby = await tx.fetchrow(f"SELECT status FROM games WHERE id = ?{tx.for_update}", game_id)
@@ -212,7 +236,8 @@ class StoreGames:
                 raise StaleVersion(f"game {game_id} is no longer in its lobby")
             seat = int(await tx.fetchval("SELECT COALESCE(MAX(seat), -1) + 1 FROM seats WHERE game_id = ?", game_id))
             await tx.execute(
-                "INSERT INTO seats (game_id, seat, player_id, name) VALUES (?, ?, ?, ?)", game_id, seat, player_id, name
+                "INSERT INTO seats (game_id, seat, player_id, name, joined, entropy) VALUES (?, ?, ?, ?, ?, ?)",
+                game_id, seat, player_id, name, joined, entropy or None,
             )
             await _insert_outbox(tx, game_id, announce)
             return seat
@@ -221,7 +246,26 @@ class StoreGames:
             seat = await self.db.write(work)
         except Conflict as err:
             raise SeatTaken(f"{player_id} or {name!r} is already seated in game {game_id}") from err
-        return Seat(seat, player_id, name)
+        return Seat(seat, player_id, name, joined, entropy or None)
+
+    async def set_seat_entropy(
+        self, game_id: int, player_id: str, *, joined: str | None, entropy: str, announce: Outbox | None = None
+    ) -> None:
+        """Replaces a seated player's part of the entropy while the lobby is open; raises StaleVersion otherwise."""
+
+        async def work(tx: Tx) -> None:
+            lobby = await tx.fetchrow(f"SELECT status FROM games WHERE id = ?{tx.for_update}", game_id)
+            if lobby is None or lobby["status"] != Status.LOBBY:
+                raise StaleVersion(f"game {game_id} is no longer in its lobby")
+            changed = await tx.execute(
+                "UPDATE seats SET joined = COALESCE(?, joined), entropy = ? WHERE game_id = ? AND player_id = ?",
+                joined, entropy or None, game_id, player_id,
+            )
+            if changed != 1:
+                raise StaleVersion(f"{player_id} is not seated in game {game_id}")
+            await _insert_outbox(tx, game_id, announce)
+
+        await self.db.write(work)
 
     async def remove_seat(
         self, game_id: int, player_id: str, *, announce: Outbox | None = None, close: bool = False

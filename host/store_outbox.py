@@ -81,13 +81,24 @@ class StoreOutbox:
         await self.db.write(lambda tx: tx.execute("UPDATE outbox SET receipt = ? WHERE id = ?", text, outbox_id))
 
     async def delivered(self, outbox_id: int, receipt: dict[str, Any]) -> None:
-        """Marks an announcement delivered with its message ids and drops its payload (it holds hands)."""
-        text, stamp = json.dumps(receipt), now()
-        await self.db.write(
-            lambda tx: tx.execute(
+        """Marks an announcement delivered with its message ids and drops its payload (it holds hands).
+
+        A receipt's ``seal`` is the id of the message that posted the game's commitment (a table's
+        opening): the game keeps it, once.
+        """
+        text, stamp, seal = json.dumps(receipt), now(), receipt.get("seal")
+
+        async def work(tx: Tx) -> None:
+            await tx.execute(
                 "UPDATE outbox SET receipt = ?, payload = NULL, delivered_at = ? WHERE id = ?", text, stamp, outbox_id
             )
-        )
+            if seal is not None:
+                await tx.execute(
+                    "UPDATE games SET commitment_message = ? WHERE commitment_message IS NULL"
+                    " AND id = (SELECT game_id FROM outbox WHERE id = ?)", str(seal), outbox_id,
+                )
+
+        await self.db.write(work)
 
     async def claim_channel(self, channel_id: str, owner: str, *, at: float, until: float) -> bool:
         """Claims a channel's deliveries for ``owner`` until ``until``; False while another owner's claim holds.

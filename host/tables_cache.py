@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 import time
 import weakref
 from collections import OrderedDict
@@ -18,6 +17,7 @@ from dataclasses import replace
 
 from engines import GAMES, KITS, GameError
 from engines.core import Game, shown
+from host.fairness import new_server_seed
 from host.store import GameRow, MoveRow, Seat, StaleVersion, Status, StorageUnavailable, Store
 from host.table import NoGame, Refusal, Table
 from host.undo import effective_moves
@@ -39,14 +39,20 @@ class TablesCache:
         store: Store,
         *,
         debug: bool = False,
-        seeds: Callable[[], int] = lambda: secrets.randbits(62),
+        seeds: Callable[[], str] = new_server_seed,
         cache_size: int = CACHE_SIZE,
         clock: Callable[[], float] = time.time,
+        join_ids: bool = True,
     ) -> None:
-        """``seeds`` draws the seed of each new game, ``clock`` tells the time (tests pass fixed ones)."""
+        """``seeds`` draws the server seed of each new table, ``clock`` tells the time (tests pass fixed ones).
+
+        ``join_ids`` False (tests) leaves the joins' interaction ids out of the entropy, so that a
+        fixed ``seeds`` deals alike on every run.
+        """
         self.store = store
         self.clock = clock
         self.debug = debug
+        self.join_ids = join_ids
         self._seeds = seeds
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._cache: OrderedDict[str, Table] = OrderedDict()
@@ -55,6 +61,10 @@ class TablesCache:
         self._closing = False
         self.listeners: list[Callable[[str], None]] = []
         """Called with a channel id after each committed change of its game (the bots listen)."""
+
+    def server_seed(self) -> str:
+        """Returns a new table's server seed (see :mod:`host.fairness`)."""
+        return self._seeds()
 
     def lock(self, channel_id: str) -> asyncio.Lock:
         """Returns the lock that serialises every change in one channel.
@@ -91,7 +101,7 @@ class TablesCache:
         if cached is not None and (cached.row.id, cached.row.version) == (row.id, row.version):
             return Table(cached.row, cached.seats, cached.game)
         seats = await self.store.seats(row.id)
-        if row.status is Status.LOBBY or row.seed is None:
+        if row.status is Status.LOBBY or not row.started:
             return Table(row, seats, None)
         async with self.lock(channel_id):
             for _ in range(3):  # another process may repair or move the game meanwhile
@@ -112,7 +122,7 @@ class TablesCache:
     async def replay(self, game_id: int) -> Game:
         """Rebuilds a game from its seed, seats, options and move log alone."""
         row = await self.store.game(game_id, snapshot=False)
-        if row is None or row.seed is None:
+        if row is None or not row.started:
             raise Refusal(f"Game {game_id} has not started.")
         return _replayed(row, await self.store.seats(game_id), effective_moves(await self.store.moves(game_id)))
 
@@ -213,7 +223,7 @@ class TablesCache:
 def _replayed(row: GameRow, seats: list[Seat], moves: list[MoveRow]) -> Game:
     """Returns the game rebuilt from its seed, seats and options by playing ``moves``."""
     names = {s.player_id: s.name for s in seats}
-    game = GAMES[row.game].new([s.name for s in seats], row.seed or 0, row.options)
+    game = GAMES[row.game].new([s.name for s in seats], row.engine_seed, row.options)
     for m in moves:
         game.play(names[m.player_id], m.move)
     return game

@@ -11,7 +11,17 @@ from engines.core import shown
 from engines.core.ai import LEVELS, has_bots
 from host.bot_seats import bot_id, is_bot
 from host.clock import ClockSettings
-from host.fairness import commit_line, new_salt
+from host.fairness import (
+    BOT_JOIN,
+    game_entropy,
+    join_part,
+    new_salt,
+    old_commit_line,
+    open_line,
+    own_text,
+    seal,
+    start_line,
+)
 from host.outbox import Outbox
 from host.store import ChannelTaken, SeatTaken, StaleVersion, Status
 from host.table import Person, Refusal, Table, seat_name
@@ -31,13 +41,22 @@ class TablesLobby(TablesCache, TablesOutbox):
         creator: Person,
         options: dict[str, Any],
         clock: ClockSettings | None = None,
+        joined: str | None = None,
+        entropy: str | None = None,
     ) -> Outbox:
-        """Opens a lobby with its turn clock and seats its creator; raises Refusal or GameError."""
+        """Opens a lobby with its turn clock and seats its creator; raises Refusal or GameError.
+
+        The table's server seed is drawn now and its commitment posted with the opening, before
+        anyone joins (:mod:`host.fairness`); ``joined`` (the interaction's id) and ``entropy`` (the
+        creator's own text) are the creator's part of the game's entropy.
+        """
         cls = GAMES.get(game)
         if cls is None:
             raise Refusal(f"There is no game called '{shown(game, 30)}' (games: {', '.join(sorted(GAMES))}).")
         opts = cls.check_options(options)
         shown_opts = ", ".join(f"{k}={_option_text(v)}" for k, v in opts.items() if v != cls.OPTIONS.get(k))
+        server_seed = self.server_seed()
+        sealed = seal(server_seed)
         out = Outbox(
             game_id=0,
             game=game,
@@ -47,8 +66,11 @@ class TablesLobby(TablesCache, TablesOutbox):
             lines=[
                 f"{creator.name} opened a {cls.TITLE} table"
                 + (f" ({shown_opts})" if shown_opts else "")
-                + f". {cls._seat_range()} players: join, then start."
+                + f". {cls._seat_range()} players: join, then start.",
+                open_line(sealed),
             ],
+            commitment=sealed,
+            seals=True,
         )
         async with self.lock(channel_id):
             current = await self.store.active_game(channel_id, snapshot=False)
@@ -65,29 +87,64 @@ class TablesLobby(TablesCache, TablesOutbox):
                         creator_name=seat_name(creator.name, set()),
                         announce=out,
                         clock_settings=clock,
+                        server_seed=server_seed,
+                        sealed=sealed,
+                        joined=self._joined(joined),
+                        entropy=own_text(entropy),
                     )
                 except ChannelTaken as err:
                     raise Refusal("This channel already has a game.") from err
         return out
 
-    async def join(self, channel_id: str, person: Person) -> Outbox:
-        """Seats a player in the channel's lobby; raises Refusal."""
+    async def join(
+        self, channel_id: str, person: Person, *, joined: str | None = None, entropy: str | None = None
+    ) -> Outbox:
+        """Seats a player in the channel's lobby; raises Refusal.
+
+        ``joined`` (the join interaction's id) and ``entropy`` (the player's own text) are their part
+        of the game's entropy. A seated player who gives text replaces their part (their own text
+        changes, the seat does not); the part itself stays private until the start shows them all.
+        """
+        own = own_text(entropy)
+        if entropy is not None and entropy.strip() and not own:
+            raise Refusal("That text has nothing that counts as randomness (letters, digits or signs). Nothing"
+                          " was changed.")
         async with self.lock(channel_id):
             row = await self._lobby(channel_id)
             seats = await self.store.seats(row.id)
             cls = GAMES[row.game]
-            if any(s.player_id == person.id for s in seats):
+            mine = next((s for s in seats if s.player_id == person.id), None)
+            if mine is not None and not own:
                 raise Refusal("You are already seated at this table.")
+            if mine is not None:
+                out = self._outbox(row, actor=person, lines=[f"{mine.name} adds randomness of their own."])
+                with _saving():
+                    try:
+                        await self.store.set_seat_entropy(row.id, person.id, joined=self._joined(joined),
+                                                          entropy=own, announce=out)
+                    except StaleVersion as err:
+                        raise Refusal("The game has already started, or its table was closed. Nothing was"
+                                      " changed.") from err
+                out.reply = _yours(join_part(self._joined(joined) or mine.joined, own))
+                return out
             if len(seats) >= cls.MAX_PLAYERS:
                 raise Refusal(f"The table is full ({cls.MAX_PLAYERS} players).")
             name = seat_name(person.name, {s.name for s in seats})
-            out = self._outbox(row, actor=person, lines=[f"{name} joins ({len(seats) + 1}/{cls.MAX_PLAYERS})."])
+            mark = " with randomness of their own" if own else ""
+            out = self._outbox(row, actor=person,
+                               lines=[f"{name} joins{mark} ({len(seats) + 1}/{cls.MAX_PLAYERS})."])
             with _saving():
                 try:
-                    await self.store.add_seat(row.id, person.id, name, announce=out)
+                    await self.store.add_seat(row.id, person.id, name, announce=out, joined=self._joined(joined),
+                                              entropy=own)
                 except (SeatTaken, StaleVersion) as err:
                     raise Refusal("The table changed meanwhile: look again and retry. Nothing was changed.") from err
+            out.reply = _yours(join_part(self._joined(joined), own))
         return out
+
+    def _joined(self, interaction_id: str | None) -> str | None:
+        """Returns a join's interaction id as the entropy keeps it (None when tests leave ids out)."""
+        return interaction_id if self.join_ids else None
 
     async def add_bot(self, channel_id: str, person: Person, level: str) -> Outbox:
         """Seats a bot of ``level`` in the channel's lobby (asked by a seated player or the creator)."""
@@ -109,7 +166,7 @@ class TablesLobby(TablesCache, TablesOutbox):
                 f"{person.name} seats {name} ({len(seats) + 1}/{cls.MAX_PLAYERS}). It plays its turns at once."])
             with _saving():
                 try:
-                    await self.store.add_seat(row.id, bot_id(level, n), name, announce=out)
+                    await self.store.add_seat(row.id, bot_id(level, n), name, announce=out, joined=BOT_JOIN)
                 except (SeatTaken, StaleVersion) as err:
                     raise Refusal("The table changed meanwhile: look again and retry. Nothing was changed.") from err
         return out
@@ -139,7 +196,12 @@ class TablesLobby(TablesCache, TablesOutbox):
         return out
 
     async def start(self, channel_id: str, person: Person, *, seed: int | None = None) -> Outbox:
-        """Starts the lobby's game with the seated players; raises Refusal or GameError."""
+        """Starts the lobby's game with the seated players; raises Refusal or GameError.
+
+        The game's entropy is fixed now, from every seat's part in seat order, and shown on the
+        start board (:mod:`host.fairness`). ``seed`` (tests only) starts the game on the old
+        scheme instead, an integer seed sealed with a salt, as games from before keyed draws.
+        """
         async with self.lock(channel_id):
             row = await self._lobby(channel_id)
             seats = await self.store.seats(row.id)
@@ -150,17 +212,31 @@ class TablesLobby(TablesCache, TablesOutbox):
                 raise Refusal(f"{cls.TITLE} needs {cls._seat_range()} players; {len(seats)} seated.")
             if all(is_bot(s.player_id) for s in seats):
                 raise Refusal("A game needs at least one person: bots alone would play themselves forever.")
-            seed = self._seeds() if seed is None else seed
-            salt = new_salt()
-            game = cls.new([s.name for s in seats], seed, row.options)
-            started = replace(row, status=Status.RUNNING, seed=seed, salt=salt, version=0)
+            begins = f"{cls.TITLE} begins: {', '.join(s.name for s in seats)}."
+            if seed is not None:  # the old scheme (tests)
+                salt = new_salt()
+                started = replace(row, status=Status.RUNNING, seed=seed, salt=salt, server_seed=None,
+                                  commitment=None, version=0)
+                fairness: dict[str, Any] = {"seed": seed, "salt": salt}
+                lines = [begins, old_commit_line(seed, salt)]
+            else:
+                server_seed, lines = row.server_seed, [begins]
+                if server_seed is None:  # a lobby opened before keyed draws: sealed now, before the deal
+                    server_seed = self.server_seed()
+                    lines.append(open_line(seal(server_seed)))
+                entropy = game_entropy([s.part for s in seats])
+                started = replace(row, status=Status.RUNNING, server_seed=server_seed,
+                                  commitment=row.commitment or seal(server_seed), entropy=entropy, version=0)
+                fairness = {"entropy": entropy, "server_seed": server_seed, "sealed": started.commitment}
+                lines.append(start_line(entropy))
+            game = cls.new([s.name for s in seats], started.engine_seed, row.options)
             table = Table(started, seats, game)
             out = self._move_outbox(table, game, game.opening_events(), set(), {}, None, 0, actor=person)
-            out.lines[:0] = [f"{cls.TITLE} begins: {', '.join(s.name for s in seats)}.", commit_line(seed, salt)]
+            out.lines[:0] = lines
             with _saving():
                 try:
                     await self.store.start_game(
-                        row.id, seed=seed, snapshot=game.to_json(), announce=out, clock_at=self.clock(), salt=salt
+                        row.id, snapshot=game.to_json(), announce=out, clock_at=self.clock(), **fairness
                     )
                 except StaleVersion as err:  # another process started or closed it meanwhile
                     raise Refusal("The game has already started, or its table was closed.") from err
@@ -196,3 +272,9 @@ def _option_text(value: Any) -> str:
     if isinstance(value, str | int | float):
         return shown(str(value), 40)
     return shown(json.dumps(value, separators=(",", ":")), 40)
+
+
+def _yours(part: str) -> str:
+    """Returns what a player is told their join added to the entropy (only they see it before the start)."""
+    return (f"Your join adds `{part}` to this game's entropy (your part, in seat order, of what every draw is"
+            " keyed with). All parts are shown when the game starts.")

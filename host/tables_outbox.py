@@ -12,7 +12,7 @@ from typing import Any
 
 from engines.core import Event, Game, is_public
 from host.bot_seats import is_bot
-from host.fairness import commitment, digest, reveal_line
+from host.fairness import digest, old_reveal_line, reveal_line
 from host.outbox import Outbox
 from host.store import GameRow, Seat, StorageUnavailable
 from host.table import Person, Table, Unavailable, secret_part
@@ -57,8 +57,9 @@ class TablesOutbox:
                 else "Game over: a draw."
             )
             out.events.append({"kind": "game_over", "text": text, "winners": list(winners)})
-            if table.row.seed is not None and table.row.salt:
-                out.events.append({"kind": "fair_dice", "text": reveal_line(table.row.seed, table.row.salt)})
+            reveal = _reveal(table.row)
+            if reveal:
+                out.events.append({"kind": "fair_dice", "text": reveal})
         return out
 
     @staticmethod
@@ -66,7 +67,6 @@ class TablesOutbox:
         row: GameRow, seats: list[Seat] | None = None, *, actor: Person | None = None, **fields: Any
     ) -> Outbox:
         names = {s.player_id: s.name for s in seats or []}
-        sealed = commitment(row.seed, row.salt) if row.seed is not None and row.salt else None
         return Outbox(
             game_id=row.id,
             game=row.game,
@@ -74,9 +74,19 @@ class TablesOutbox:
             guild_id=row.guild_id,
             names=names,
             actor_id=actor.id if actor else None,
-            commitment=sealed,
+            commitment=row.sealed,
+            entropy=row.entropy,
             **fields,
         )
+
+
+def _reveal(row: GameRow) -> str | None:
+    """Returns the line revealing an ended game's seed (None: a game from before fair dice)."""
+    if row.keyed and row.server_seed and row.commitment and row.entropy is not None:
+        return reveal_line(row.server_seed, row.commitment, row.entropy)
+    if row.seed is not None and row.salt:
+        return old_reveal_line(row.seed, row.salt)
+    return None
 
 
 def record_of(events: list[Event], game: Game) -> tuple[str, str]:

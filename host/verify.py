@@ -25,8 +25,9 @@ from typing import Any, TextIO
 from engines import GameError
 from engines.core import Event, Game, is_public
 from engines.core.errors import shown
+from engines.core.rng import KEYED
 from host.export import Export, ExportError, Move, load_export
-from host.fairness import commitment, digest
+from host.fairness import commitment, digest, game_entropy, seal
 from host.undo import UNDO
 from host.undo import refusal as undo_refusal
 
@@ -139,7 +140,22 @@ def verify(data: Export) -> Report:
 
 
 def _check_commitment(data: Export, report: Report) -> None:
-    if data.salt is None or data.commitment is None:
+    if data.scheme == KEYED:
+        sealed = seal(data.server_seed or "")
+        report.commitment_ok = sealed == data.commitment
+        parts = game_entropy([p.part for p in data.players])
+        if not report.commitment_ok:
+            report.commitment = (f"Commitment: SHA-256 of the server seed is {sealed}, but the file says"
+                                 f" {data.commitment} was posted: MISMATCH.")
+        elif parts != data.entropy:
+            report.commitment_ok = False
+            report.commitment = (f"Entropy: the players' joins give '{shown(parts, 200)}', but the file says the"
+                                 f" game's entropy was '{shown(data.entropy or '', 200)}': MISMATCH.")
+        else:
+            report.commitment = (f"Commitment: SHA-256 of the server seed is {sealed}, the one posted when the table"
+                                 " opened: match. Entropy: the players' joins: match.")
+        return
+    if data.seed is None or data.salt is None or data.commitment is None:
         report.commitment = ("Commitment: none recorded (the game is older than fair dice), so only the replay"
                              " below is checked, not that the seed was sealed before the first move.")
         return

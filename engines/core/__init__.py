@@ -3,7 +3,7 @@
 from engines.core.errors import BadNotation, GameError, GameOver, IllegalMove, NotAPlayer, NotYourTurn, shown
 from engines.core.events import Event, event, is_public
 from engines.core.game import JSON, Game
-from engines.core.rng import Rng
+from engines.core.rng import KeyedDraws, Rng, SplitMix64
 
 __all__ = [
     "JSON",
@@ -13,9 +13,11 @@ __all__ = [
     "GameError",
     "GameOver",
     "IllegalMove",
+    "KeyedDraws",
     "NotAPlayer",
     "NotYourTurn",
     "Rng",
+    "SplitMix64",
     "event",
     "is_public",
     "shown",

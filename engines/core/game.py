@@ -24,6 +24,7 @@ from typing import Any, ClassVar, Self
 from engines.core.errors import BadNotation, GameError, GameOver, NotAPlayer, NotYourTurn, shown
 from engines.core.events import Event
 from engines.core.reader import FieldError, Reader, check_plain
+from engines.core.rng import is_seed
 from engines.core.words import legal_hint
 
 JSON = dict[str, Any]
@@ -59,7 +60,7 @@ class Game(ABC):
     TIMEOUT_DOCS: ClassVar[dict[str, str]] = {}
     """Policy (``skip``, ``forfeit``) → one sentence of what the turn clock plays, for players."""
 
-    def __init__(self, players: list[str], seed: int, options: dict[str, Any]) -> None:
+    def __init__(self, players: list[str], seed: int | str, options: dict[str, Any]) -> None:
         self.players: list[str] = list(players)
         self.seed = seed
         self.options: dict[str, Any] = dict(options)
@@ -69,9 +70,15 @@ class Game(ABC):
     # -- construction -----------------------------------------------------------------
 
     @classmethod
-    def new(cls, players: list[str], seed: int = 0, options: dict[str, Any] | None = None) -> Self:
-        """Returns a new game; raises GameError for a bad seat count, names or options."""
+    def new(cls, players: list[str], seed: int | str = 0, options: dict[str, Any] | None = None) -> Self:
+        """Returns a new game; raises GameError for a bad seat count, names, seed or options.
+
+        ``seed`` is a keyed seed (:func:`engines.core.rng.keyed_seed`: keyed draws) or, for games
+        from before keyed draws and for tests, an integer (SplitMix64).
+        """
         players = list(players)
+        if not is_seed(seed):
+            raise GameError("A game's seed is an integer or '<server seed>:<entropy>'.")
         if not all(isinstance(p, str) and p for p in players):
             raise GameError("Every player needs a name.")
         if not cls.MIN_PLAYERS <= len(players) <= cls.MAX_PLAYERS:
@@ -282,7 +289,8 @@ class Game(ABC):
             r.need(cls.MIN_PLAYERS <= len(players) <= cls.MAX_PLAYERS, "players",
                    f"{cls.TITLE} needs {cls._seat_range()} players, not {len(players)}")
             r.need(len(set(players)) == len(players), "players", "a name is seated twice")
-            seed = r.int_(data, "seed", "", low=-(2**63), high=2**64)
+            seed = r.field(data, "seed", "")
+            r.need(is_seed(seed), "seed", "expected an integer (SplitMix64) or '<server seed>:<entropy>' (keyed draws)")
             try:
                 options = cls.check_options(r.obj(r.field(data, "options", ""), "options"))
             except GameError as err:

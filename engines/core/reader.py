@@ -23,6 +23,7 @@ from collections.abc import Collection
 from typing import Any
 
 from engines.core.errors import shown
+from engines.core.rng import Rng
 
 _MISSING: Any = object()
 
@@ -108,6 +109,15 @@ class Reader:
         if required:
             self.field(o, key, path)
         return None if o.get(key) is None else self.num(o, key, path, low=low)
+
+    def rng(self, o: dict[str, Any], key: str, path: str) -> Any:
+        """Returns a saved generator (:meth:`engines.core.rng.Rng.saved`) when :meth:`Rng.load` reads it."""
+        value = self.field(o, key, path)
+        try:
+            Rng.load(value)
+        except ValueError as err:
+            raise self.fail(at(path, key), str(err)) from None
+        return value
 
     def int_(self, o: dict[str, Any], key: str, path: str, *, low: int = 0, high: int | None = None,
              default: Any = _MISSING) -> int:

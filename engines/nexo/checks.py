@@ -45,7 +45,7 @@ def check_state(data: dict[str, Any], rules: Ruleset) -> None:
     f = rules.faction
     r.int_(data, "round", "", low=1, high=MAX_ROUND)
     r.text(data, "phase", "", choices=tuple(p.value for p in Phase))
-    r.int_(data, "rng", "", high=2**64 - 1)
+    r.rng(data, "rng", "")
     r.text(data, "battlefield", "")
     width = r.num(data, "width", "", low=1.0, high=MAX_SIZE)
     length = r.num(data, "length", "", low=1.0, high=MAX_SIZE)

@@ -160,11 +160,11 @@ class Nexo(Game):
         return World(self.state, self.rules, self._terrain, dict(zip(SEATS, self.players, strict=True)))
 
     def _with_rng(self, fn: Any) -> list[Event]:
-        rng = Rng(self.state.rng)
+        rng = Rng.load(self.state.rng)
         try:
             return list(fn(self.world(), rng))
         finally:
-            self.state.rng = rng.state
+            self.state.rng = rng.saved()
 
     # -- the contract -----------------------------------------------------------------
 
@@ -245,11 +245,11 @@ class Nexo(Game):
         return canonical, events
 
     def _with_rng_move(self, seat: str, move: Move) -> tuple[str, list[Event]]:
-        rng = Rng(self.state.rng)
+        rng = Rng.load(self.state.rng)
         try:
             return self._dispatch(self.world(), rng, seat, move)
         finally:
-            self.state.rng = rng.state
+            self.state.rng = rng.saved()
 
     def _dispatch(self, w: World, rng: Rng, seat: str, move: Move) -> tuple[str, list[Event]]:
         s, player = self.state, w.names[seat]

@@ -157,7 +157,7 @@ def _check_positions(r: Reader, state: State, rules: Ruleset, where: dict[str, s
         placed.append(Body(m.id, m.x, m.y, base(m.x, m.y, radius), "model", radius))
 
 
-def load_scenario(raw: Any, rules: Ruleset, *, seed: int, carbonite: int = 200,
+def load_scenario(raw: Any, rules: Ruleset, *, seed: int | str, carbonite: int = 200,
                   battlefield: str = "crossroads") -> State:
     """Returns the state a scenario describes; raises DataError naming the field.
 
@@ -208,7 +208,7 @@ def load_scenario(raw: Any, rules: Ruleset, *, seed: int, carbonite: int = 200,
         for seat in SEATS:
             _side(r, state, seat, r.obj(sides.get(seat, {}), at("sides", seat)), rules, carbonite, ids, where)
     _check_positions(r, state, rules, where)
-    state.rng = rng.state
+    state.rng = rng.saved()
     return state
 
 

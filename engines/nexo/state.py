@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from engines.core.rng import Rng
 from engines.nexo.datatypes import Depot, Feature, TerrainPiece
 
 SEATS: tuple[str, str] = ("p1", "p2")
@@ -157,7 +158,8 @@ class State:
 
     round: int
     phase: Phase
-    rng: int
+    rng: Any
+    """The generator as JSON (:meth:`engines.core.rng.Rng.saved`)."""
     battlefield: str = "crossroads"
     width: float = 44.0
     length: float = 60.0
@@ -223,7 +225,7 @@ class State:
     def from_json(cls, data: dict[str, Any]) -> State:
         """Returns the state stored by :meth:`to_json`; raises KeyError/ValueError when damaged."""
         return cls(
-            round=int(data["round"]), phase=Phase(data["phase"]), rng=int(data["rng"]),
+            round=int(data["round"]), phase=Phase(data["phase"]), rng=Rng.load(data["rng"]).saved(),
             battlefield=str(data["battlefield"]), width=float(data["width"]),
             length=float(data["length"]), initiative=data["initiative"], first=data["first"],
             turn=data["turn"], initiative_rolls=[list(r) for r in data["initiative_rolls"]],

@@ -30,7 +30,7 @@ def check_state(data: dict[str, Any], board: Board, players: list[str]) -> None:
     """Checks the dict of ``XiskState.to_json``; raises FieldError for the first bad field."""
     r = Reader("state")
     phase = Phase(r.text(data, "phase", "", choices=tuple(p.value for p in Phase)))
-    r.int_(data, "rng", "", high=2**64 - 1)
+    r.rng(data, "rng", "")
     seats = tuple(players)
     cards = tuple(DECK_INDEX)
 

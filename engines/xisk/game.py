@@ -58,7 +58,7 @@ class Xisk(Game):
             raise GameError(f"cards_per_player must be a whole number from 1 to 21, not {show_value(cpp)}.")
         return opts
 
-    def __init__(self, players: list[str], seed: int, options: dict[str, Any]) -> None:
+    def __init__(self, players: list[str], seed: int | str, options: dict[str, Any]) -> None:
         super().__init__(players, seed, options)
         self.board = load_board()
 

@@ -94,7 +94,7 @@ class XiskState:
         """Returns a fresh JSON-safe dict of the state."""
         return {
             "phase": self.phase.value,
-            "rng": self.rng.state,
+            "rng": self.rng.saved(),
             "deck": list(self.deck),
             "hands": {p: list(h) for p, h in self.hands.items()},
             "owner": dict(self.owner),
@@ -120,7 +120,7 @@ class XiskState:
         """Returns the state stored by :meth:`to_json`; raises KeyError/ValueError when damaged."""
         return cls(
             phase=Phase(data["phase"]),
-            rng=Rng(int(data["rng"])),
+            rng=Rng.load(data["rng"]),
             deck=[str(c) for c in data["deck"]],
             hands={str(p): [str(c) for c in h] for p, h in data["hands"].items()},
             owner={str(c): (None if o is None else str(o)) for c, o in data["owner"].items()},

@@ -93,7 +93,7 @@ class Cluster:
     async def start(self, number: int, *, threads: bool = False, clock: Clock | None = None) -> Shard:
         """Starts the bot of shard ``number`` of 2 on its own store, its sweeps left to the test."""
         store = await Store.open(self.dsn)
-        tables = Tables(store, seeds=lambda: SEED, clock=clock or time.time)
+        tables = Tables(store, seeds=lambda: SEED, clock=clock or time.time, join_ids=False)
         shard = Shard(number, DiscordTest(self.fake), store, tables)
         self.shards.append(shard)
 

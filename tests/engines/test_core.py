@@ -17,7 +17,7 @@ from tests.support.tally import Tally
 def test_rng_state_is_one_json_safe_integer_and_replays() -> None:
     rng = Rng.from_seed(123)
     rng.randint(1, 6)
-    copy = Rng(json.loads(json.dumps(rng.state)))
+    copy = Rng.load(json.loads(json.dumps(rng.saved())))
     assert [rng.randint(1, 6) for _ in range(50)] == [copy.randint(1, 6) for _ in range(50)]
 
 

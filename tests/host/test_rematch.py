@@ -13,7 +13,7 @@ from tests.host.conftest import ANN, BOB, CHANNEL, CY
 BACKENDS = ("sqlite", "postgres")
 """Every test here runs on a SQLite file and on a PostgreSQL database (tests/host/conftest.py)."""
 
-SEEDS = iter(range(100, 200))
+SEEDS = iter(f"{n:064x}" for n in range(100, 200))
 
 
 @pytest.fixture

@@ -128,7 +128,7 @@ class Tally(Game):
 
     def dump_state(self) -> JSON:
         return {
-            "rng": self.rng.state,
+            "rng": self.rng.saved(),
             "total": self.total,
             "turn": self.turn,
             "winner": self.winner,
@@ -137,7 +137,7 @@ class Tally(Game):
         }
 
     def load_state(self, data: JSON) -> None:
-        self.rng = Rng(int(data["rng"]))
+        self.rng = Rng.load(data["rng"])
         self.total = int(data["total"])
         self.turn = int(data["turn"])
         self.winner = data["winner"]

@@ -8,7 +8,7 @@ from itertools import product
 
 import pytest
 
-from engines.core.rng import Rng
+from engines.core.rng import Rng, SplitMix64
 from engines.nexo.combat import (
     CRIT,
     MISS,
@@ -34,7 +34,7 @@ RULES = default_ruleset()
 UNITS = RULES.faction.units
 
 
-class FixedRng(Rng):
+class FixedRng(SplitMix64):
     """An Rng whose d6 results are given in advance (for exact tests)."""
 
     def __init__(self, dice: list[int]) -> None:

@@ -260,7 +260,7 @@ class Climb(Game):
 
     def dump_state(self) -> JSON:
         return {
-            "rng": self.rng.state,
+            "rng": self.rng.saved(),
             "deck": list(self.deck),
             "hands": {p: list(h) for p, h in self.hands.items()},
             "pile": list(self.pile),
@@ -274,7 +274,7 @@ class Climb(Game):
     def check_state(self, data: JSON) -> None:
         """Checks a saved state: whole numbers in range, cards 1–9 no more than four of each, known players."""
         r = Reader("state")
-        r.int_(data, "rng", "", high=2**64 - 1)
+        r.rng(data, "rng", "")
         r.int_(data, "turn", "", high=len(self.players) - 1)
         r.int_(data, "moves", "")
         cards: list[int] = []
@@ -297,7 +297,7 @@ class Climb(Game):
             r.text(last, "move", "last")
 
     def load_state(self, data: JSON) -> None:
-        self.rng = Rng(int(data["rng"]))
+        self.rng = Rng.load(data["rng"])
         self.deck = [int(c) for c in data["deck"]]
         self.hands = {p: [int(c) for c in data["hands"][p]] for p in self.players}
         self.pile = [int(c) for c in data["pile"]]

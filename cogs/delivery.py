@@ -169,11 +169,27 @@ async def _announce(bot: Tablehost, out: Outbox, late: bool) -> None:
                 await board.retire(bot, channel, out.game_id)
         if out.finished and out.picture:  # the move that ended the game (an abort has no picture)
             start_post(bot, out.game_id, channel)  # in the background: delivery never waits or fails with it
+        if (out.picture and out.version == 0) or (out.finished and not out.picture):  # started, or closed
+            await retire_lobby(bot, channel, out.game_id)
         out.receipt["board"] = True
     if out.notice == "reminder":
         await send_reminders(bot, channel, out, title=title)
     else:
         await send_hands(bot, channel, out, title=title)
+
+
+async def retire_lobby(bot: Tablehost, channel: discord.abc.Messageable, game_id: int) -> None:
+    """Takes Join and "Add my own randomness" off a table's opening post once its seats are fixed.
+
+    The post stays, with the commitment it sealed; one gone or closed to the bot is left alone.
+    """
+    row = await bot.tables.store.game(game_id, snapshot=False)
+    if row is None or row.commitment_message is None or not isinstance(channel, discord.abc.Messageable):
+        return
+    try:
+        await discord.PartialMessage(channel=channel, id=int(row.commitment_message)).edit(view=None)
+    except (discord.NotFound, discord.Forbidden) as err:
+        log.info("game %s: its opening post could not lose its buttons (%s)", game_id, err.status)
 
 
 async def fetch_channel(

@@ -116,7 +116,7 @@ def open_line(sealed: str) -> str:
 
 def start_line(entropy: str) -> str:
     """Returns the start's line: the game's entropy in full, where each player finds their part."""
-    return (f"🎲 Fair dice: this game's entropy is `{entropy}` (each seat's join, in seat order). Draw n is"
+    return (f"🎲 Fair dice: this game's entropy is \"{entropy}\" (each seat's join, in seat order). Draw n is"
             " HMAC-SHA256(server seed, \"<entropy>:<n>\").")
 
 
@@ -134,7 +134,7 @@ def sealed_line(sealed: str, entropy: str | None = None) -> str:
 def reveal_line(server_seed: str, sealed: str, entropy: str) -> str:
     """Returns the line that reveals a finished game's server seed."""
     return (f"🎲 Fair dice revealed: server seed {server_seed}; its SHA-256 is {sealed}, the commitment posted when"
-            f" the table opened and on every board. Entropy `{entropy}`. /table export lists every draw;"
+            f" the table opened and on every board. Entropy \"{entropy}\". /table export lists every draw;"
             " tools/check_draws.py or bot.py --verify checks them.")
 
 

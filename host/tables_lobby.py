@@ -276,5 +276,5 @@ def _option_text(value: Any) -> str:
 
 def _yours(part: str) -> str:
     """Returns what a player is told their join added to the entropy (only they see it before the start)."""
-    return (f"Your join adds `{part}` to this game's entropy (your part, in seat order, of what every draw is"
+    return (f"Your join adds \"{part}\" to this game's entropy (your part, in seat order, of what every draw is"
             " keyed with). All parts are shown when the game starts.")

@@ -164,8 +164,8 @@ class KeyedDraws(Rng):
     scheme = KEYED
 
     def below(self, n: int) -> int:
-        if n < 1:
-            raise ValueError(f"below() needs n >= 1, got {n}")
+        if not 1 <= n <= _SPACE:
+            raise ValueError(f"below() needs 1 <= n <= 2**256, got {n}")
         limit = _SPACE - _SPACE % n
         key, prefix = self.key.encode(), f"{self.entropy}:".encode()
         while True:
@@ -198,8 +198,8 @@ class SplitMix64(Rng):
         return z ^ (z >> 31)
 
     def below(self, n: int) -> int:
-        if n < 1:
-            raise ValueError(f"below() needs n >= 1, got {n}")
+        if not 1 <= n <= 1 << 64:
+            raise ValueError(f"below() needs 1 <= n <= 2**64, got {n}")
         limit = (1 << 64) - ((1 << 64) % n)
         while True:
             x = self.next64()

@@ -194,7 +194,7 @@ async def test_climb_is_played_whole_through_its_own_package(
 
     # The final board: the result, the seed revealed, a Rematch button.
     final = [m for m in dt.messages("general") if m.embeds][-1]
-    assert f"Game over: {winner} wins!" in said(final) and "Fair dice revealed: seed" in said(final)
+    assert f"Game over: {winner} wins!" in said(final) and "Fair dice revealed: server seed" in said(final)
     assert [b["label"] for b in final.buttons()] == ["Rematch"]
 
     # Every board ever posted carries the package's picture of the public view at its version (not the generic card).

@@ -88,7 +88,7 @@ async def test_log_lists_recent_moves(discord_test: DiscordTest) -> None:
     assert record.ephemeral
     seal, *moves = record.content.splitlines()
     assert moves == ["`   1` Ann: `add 1`", "`   2` Bob: `roll`"]
-    assert re.fullmatch(r"🎲 Fair dice: sealed as SHA-256 [0-9a-f]{64}", seal)  # the seed's seal heads the log
+    assert re.fullmatch(r"🎲 Fair dice: sealed as SHA-256 [0-9a-f]{64} · entropy -\|-", seal)  # the seed's seal heads the log
 
 
 async def test_a_button_plays_its_move_and_an_old_button_is_refused(discord_test: DiscordTest) -> None:
@@ -241,7 +241,7 @@ async def test_every_quick_move_button_posted_can_be_clicked(discord_test: Disco
     await discord_test.slash("game", "new", user="ann", game="nexo")
     await discord_test.slash("game", "join", user="bob")
     await discord_test.slash("game", "start", user="ann")
-    for user, move in [("ann", "first me"), ("ann", "done a1"), ("bob", "done b1")]:
+    for user, move in [("bob", "first them"), ("ann", "done a1"), ("bob", "done b1")]:  # Bob wins the initiative
         await discord_test.slash("game", "play", user=user, move=move)
     turn = last_turn_message(discord_test)  # Ann's a2 is active: its board offers Done (and End/Pass if legal)
     labels = [b["label"] for b in turn.buttons()]

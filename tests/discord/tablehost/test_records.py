@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
 
-from host.fairness import commitment
+from host.fairness import seal
 from host.store import Status
 from host.tables import Tables
 from tests.discord.tablehost.helpers import open_tally, said
@@ -25,7 +26,7 @@ async def test_the_final_board_offers_a_rematch_that_starts_when_both_click(
     channel = str(dt.channel("general").id)
     old = await tables.table(channel)
     final = [m for m in dt.messages("general") if m.embeds][-1]
-    assert "Game over: Ann wins!" in said(final) and "Fair dice revealed: seed" in said(final)
+    assert "Game over: Ann wins!" in said(final) and "Fair dice revealed: server seed" in said(final)
     assert [b["label"] for b in final.buttons()] == ["Rematch"]
     await dt.click(final, "Rematch", user="cy")
     assert "Only the players of that game" in dt.ephemerals("cy")[-1].content
@@ -67,7 +68,7 @@ async def test_export_sends_the_finished_game_s_record_and_refuses_a_running_one
     assert record.ephemeral and record.files and record.files[0].filename.startswith("tally-")
     data = json.loads(record.files[0].data)
     assert data["format"] == "tablehost-game" and [m["move"] for m in data["moves"]] == ["add 3", "add 2"]
-    assert data["commitment"] == commitment(data["seed"], data["salt"]) and data["winners"] == ["Bob"]
+    assert data["dice"]["commitment"] == seal(data["dice"]["server_seed"]) and data["winners"] == ["Bob"]
 
 
 async def test_every_board_of_a_game_carries_its_whole_commitment_to_the_end(
@@ -81,17 +82,21 @@ async def test_every_board_of_a_game_carries_its_whole_commitment_to_the_end(
         actor = table.user_of(table.game.to_act()[0])
         await dt.slash("game", "play", user="ann" if actor == str(dt.user("ann").id) else "bob", move=move)
     row = (await tables.table(channel)).row
-    sealed = commitment(row.seed, row.salt)
+    sealed, entropy = row.commitment, row.entropy
+    assert sealed is not None and re.fullmatch(r"[0-9a-f]{64}", sealed) and entropy == "-|-"  # tests leave join ids out
+    footer = f"🎲 Fair dice: sealed as SHA-256 {sealed} · entropy {entropy}"
     status = await dt.slash("game", "status", user="ann")
-    assert f"🎲 Fair dice: sealed as SHA-256 {sealed}" in status.content
+    assert footer in status.content
     log = await dt.slash("game", "log", user="bob")
-    assert log.content.startswith(f"🎲 Fair dice: sealed as SHA-256 {sealed}\n")
+    assert log.content.startswith(footer + "\n")
     assert (await tables.table(channel)).game.view(None)["total"] == 9
     await dt.slash("game", "play", user="bob", move="add 3")  # 3 + 3 + 1 + 2 + 3: bob reaches 12
     boards = [m for m in dt.messages("general") if m.embeds and m.files]
     assert len(boards) >= 5
     for board in boards:  # each board of the game, as it was posted and as it stands now (edited, closed)
-        assert board.embeds[0]["footer"]["text"] == f"🎲 Fair dice: sealed as SHA-256 {sealed}"
-        assert all(body["embeds"][0]["footer"]["text"].endswith(sealed) for body in board.bodies if body.get("embeds"))
+        assert board.embeds[0]["footer"]["text"] == footer
+        assert all(body["embeds"][0]["footer"]["text"] == footer for body in board.bodies if body.get("embeds"))
     final = boards[-1]
-    assert "Game over: Bob wins!" in said(final) and f"is {sealed}, the commitment on every board" in said(final)
+    assert "Game over: Bob wins!" in said(final) and f"its SHA-256 is {sealed}, the commitment posted" in said(final)
+    opening = next(m for m in dt.messages("general") if "opened a Tally table" in m.content)
+    assert f"sealed as SHA-256 {sealed}." in opening.content and row.commitment_message == str(opening.id)

@@ -47,7 +47,12 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from datetime import UTC, datetime
+from functools import cache
+from importlib import resources
 from typing import Any
+
+import jsonschema
 
 from engines import GAMES, GameError
 from engines.core import Game
@@ -308,6 +313,10 @@ class _Reader(Reader):
 def load_export(text: str | bytes) -> Export:
     """Reads and checks an export file; raises ExportError with one sentence naming what is wrong.
 
+    First what the file is (JSON, the format, a version this bot reads, a game it has), then its
+    JSON Schema (:data:`SCHEMA`, versions 1 and 2), then each field by hand (seated names, options,
+    times, bounded values). Whether the file tells the truth is :mod:`host.verify`'s question.
+
     >>> load_export("not json")
     Traceback (most recent call last):
     ...
@@ -342,6 +351,7 @@ def load_export(text: str | bytes) -> Export:
 
 
 def _read(data: dict[str, Any]) -> Export:
+    """Reads a parsed file: what it is (format, version, game), then the schema, then every field by hand."""
     r = _Reader("the export file")
     if data.get("format") != FORMAT:
         found = data.get("format")
@@ -354,6 +364,7 @@ def _read(data: dict[str, Any]) -> Export:
     cls = GAMES.get(name)
     if cls is None:
         raise r.fail("game", f"this bot has no game called {show_value(name)} (games: {', '.join(sorted(GAMES))})")
+    _check_schema(r, data)
     game_id = r.opt_int(data, "id", "")
     status = r.text(data, "status", "", choices=(Status.FINISHED.value, Status.ABORTED.value))
     options = r.obj(r.field(data, "options", "", {}), "options")
@@ -377,9 +388,82 @@ def _read(data: dict[str, Any]) -> Export:
         _plain(final, "final_state")
     return Export(
         game=name, title=cls.TITLE, status=status, options=options, players=players, moves=moves, winners=winners,
-        final_state=final, game_id=game_id, created=r.opt_text(data, "created", ""),
-        ended=r.opt_text(data, "ended", ""), version=version, **fair,
+        final_state=final, game_id=game_id, created=_time(r, data, "created", ""), ended=_time(r, data, "ended", ""),
+        version=version, **fair,
     )
+
+
+SCHEMA = "export_schema.json"
+"""The JSON Schema of versions 1 and 2, beside this module (package data)."""
+_TYPES = {"object": "an object", "array": "a list", "string": "text", "integer": "a whole number",
+          "number": "a number", "boolean": "true or false", "null": "null"}
+
+
+@cache
+def schema_validator() -> jsonschema.protocols.Validator:
+    """Returns the validator of :data:`SCHEMA` (read once)."""
+    schema = json.loads(resources.files("host").joinpath(SCHEMA).read_text(encoding="utf-8"))
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    return cls(schema)
+
+
+def _check_schema(r: _Reader, data: dict[str, Any]) -> None:
+    """Checks the file against the schema; raises ExportError naming the field of the first (shallowest) failure."""
+    error = jsonschema.exceptions.best_match(schema_validator().iter_errors(data))
+    if error is None:
+        return
+    path = ""
+    for key in error.absolute_path:
+        path = at(path, key if isinstance(key, int) else str(key))
+    problem = _schema_problem(error)
+    if error.validator == "required":
+        missing = next((k for k in error.validator_value if k not in error.instance), None)
+        path, problem = at(path, str(missing)), "missing"
+    raise r.fail(path, problem)
+
+
+def _schema_problem(error: jsonschema.exceptions.ValidationError) -> str:
+    """Returns a schema failure in the words of the field reader (no Python repr), e.g. "expected text, got 7"."""
+    kind, value, got = error.validator, error.validator_value, show_value(error.instance)
+    described = error.schema.get("description") if isinstance(error.schema, dict) else None
+    if kind == "type":
+        wanted = [value] if isinstance(value, str) else [t for t in value if t != "null"] or ["null"]
+        return f"expected {described or ' or '.join(_TYPES.get(t, t) for t in wanted)}, got {got}"
+    if described and kind in ("pattern", "enum", "const", "minItems", "maxItems", "minLength"):
+        return f"expected {described}, got {got}"
+    if kind == "enum":
+        return f"must be one of {', '.join(str(v) for v in value)}, got {got}"
+    if kind in ("minimum", "maximum"):
+        return f"must be at {'least' if kind == 'minimum' else 'most'} {value}, got {got}"
+    if kind == "minLength":
+        return f"expected text, got {got}" if value == 1 else f"at least {value} characters"
+    if kind == "maxLength":
+        return f"at most {value} characters"
+    if kind in ("minItems", "maxItems"):
+        return f"expected at {'least' if kind == 'minItems' else 'most'} {value} items, got {len(error.instance)}"
+    return error.message
+
+
+def parse_time(text: str) -> datetime:
+    """Returns an ISO 8601 time of the file as an aware datetime (UTC when it names no zone); raises ValueError.
+
+    >>> parse_time("2024-05-01T18:00:00+02:00") < parse_time("2024-05-01T17:00:00")
+    True
+    """
+    stamp = datetime.fromisoformat(text)
+    return stamp if stamp.tzinfo is not None else stamp.replace(tzinfo=UTC)
+
+
+def _time(r: _Reader, o: dict[str, Any], key: str, path: str) -> str | None:
+    """Reads an optional ISO 8601 time (the schema says where one is required), kept as its text."""
+    text = r.opt_text(o, key, path)
+    if text is not None:
+        try:
+            parse_time(text)
+        except ValueError:
+            raise r.fail(at(path, key), f"expected an ISO 8601 time, got {show_value(text)}") from None
+    return text
 
 
 def _old_dice(r: _Reader, data: dict[str, Any], where: dict[str, Any], path: str) -> dict[str, Any]:
@@ -456,7 +540,7 @@ def _move_of(r: _Reader, m: Any, path: str, names: set[str]) -> Move:
     if digest is not None:
         r.need(_HEX64.fullmatch(digest) is not None, at(path, "digest"), "expected 64 hex digits (a SHA-256)")
     return Move(
-        seq=r.int_(m, "seq", path, low=1), player=player, move=move, at=r.opt_text(m, "at", path),
+        seq=r.int_(m, "seq", path, low=1), player=player, move=move, at=_time(r, m, "at", path),
         origin=r.opt_text(m, "origin", path), events=events, digest=digest,
     )
 
@@ -473,5 +557,5 @@ def _plain(value: Any, path: str) -> None:
         raise ExportError(f"the export file: {full}: {problem}") from None
 
 
-__all__ = ["FORMAT", "RUNNING", "UNDO", "VERSION", "Export", "ExportError", "Move", "Player", "export_game",
-           "export_text", "file_name", "load_export"]
+__all__ = ["BEFORE_DRAWS", "FORMAT", "RUNNING", "SCHEMA", "UNDO", "VERSION", "Export", "ExportError", "Move", "Player",
+           "export_game", "export_text", "file_name", "load_export", "parse_time", "schema_validator"]

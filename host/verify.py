@@ -1,76 +1,79 @@
-"""Checking an export: the seed was the one sealed at the start, and every die and deal came from it.
+"""Checking an export, trusting nothing in it: the seed was the one sealed, and every die, deal and state came from it.
 
-:func:`verify` checks three things of a file written by :mod:`host.export`:
+:func:`verify` checks a file that :func:`host.export.load_export` read (its schema and fields):
 
-- the commitment: SHA-256 of ``"<seed>:<salt>"`` is the one posted when the game started;
-- the log: replayed from the seed (each ``undo`` taking back the latest standing move, as
-  :func:`host.undo.effective_moves` does), every move gives the public events it recorded
-  (the dice above all) and leaves a state with the digest it recorded, and every ``undo`` is
-  one the live host allows (:func:`undo_refused`): a die rolled and then taken back, to roll
-  again, is what an altered record would hide there;
-- the end: the replayed game's final state and winners are the file's.
+- the commitment: SHA-256 of the server seed (keyed draws), or of ``"<seed>:<salt>"`` (the old
+  scheme), is the one posted; with keyed draws the entropy is the players' joins. Only a version-1
+  file may lack it (a game from before fair dice), and then it lacks both salt and commitment;
+- the seats: numbered in order, each id once, a bot's seat joined by a bot (``bot``), and a
+  Discord account made before the interaction that seated it (ids are snowflakes, which carry their
+  time);
+- the log, entry by entry (:mod:`host.verify_log`): numbering, times, the events and digest each
+  move recorded, the host's undo rule, the turn clock's moves;
+- the draws (keyed draws): the file lists exactly the draws the replay makes, and ends at the draw
+  counter of its final state;
+- the end: the replay's final state, status and winners are the file's.
 
-``python bot.py --verify FILE`` prints :meth:`Report.text` and exits 0 when everything
-matches, 1 when something does not, 2 when the file cannot be read (:func:`main`).
+``python bot.py --verify FILE`` prints :meth:`Report.text` and exits 0 when everything holds, 1 when
+something does not (the first line then gives the first reason, the second how many were found),
+2 when the file is not an export (:func:`main`).
+
+What a file cannot show: a log cut short whose final state, draws and status were recomputed to
+match (it reads as a game aborted there), a (move, undo) pair that used no chance removed and the
+log renumbered (the pair left no trace in any state or draw), a seat's id swapped for another
+account older than the join, and the turn clock's moves relabelled as the player's own.
 """
 
 from __future__ import annotations
 
-import json
 import sys
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
-from engines import GameError
-from engines.core import Event, Game, is_public
 from engines.core.errors import shown
 from engines.core.rng import KEYED
-from host.export import Export, ExportError, Move, load_export
-from host.fairness import commitment, digest, game_entropy, seal
-from host.undo import UNDO
-from host.undo import refusal as undo_refusal
+from host.bot_seats import is_bot
+from host.export import BEFORE_DRAWS, Export, ExportError, in_order, load_export, parse_time
+from host.fairness import BOT_JOIN, commitment, digest, game_entropy, seal
+from host.verify_log import (
+    MISMATCH,
+    NOT_RECORDED,
+    OK,
+    REFUSED,
+    SETUP,
+    TAKEN_BACK,
+    UNCHECKED,
+    MoveCheck,
+    Replay,
+    dice,
+    replay,
+    undo_refused,
+)
 
-OK = "match"
-MISMATCH = "MISMATCH"
-NOT_RECORDED = "not recorded"
-TAKEN_BACK = "undo"
-REFUSED = "REFUSED"
-UNCHECKED = "not checked"
-
-
-@dataclass(frozen=True)
-class MoveCheck:
-    """What replaying one log entry found: ``status`` is one of the constants above."""
-
-    seq: int
-    player: str
-    move: str
-    status: str
-    detail: str = ""
-
-    @property
-    def failed(self) -> bool:
-        """True when the entry does not match the seed (or could not be replayed)."""
-        return self.status in (MISMATCH, REFUSED, UNCHECKED)
-
-    def line(self) -> str:
-        """Returns the entry's line, e.g. ``move 17 (ann: attack alaska kamchatka): dice 6-5-2 vs 4-4: match``."""
-        head = f"move {self.seq} ({self.player}: {shown(self.move, 80)})"
-        return f"{head}: {self.detail}: {self.status}" if self.detail else f"{head}: {self.status}"
+DISCORD_EPOCH_MS = 1_420_070_400_000
+"""A Discord id's time counts milliseconds from 2015-01-01 in the bits above its 22nd."""
 
 
 @dataclass
 class Report:
-    """The result of :func:`verify`: the commitment, each entry of the log, the end, and ``ok`` overall."""
+    """The result of :func:`verify`: the commitment, the record, each entry of the log, the draws, the end."""
 
     game: str
     commitment: str
     commitment_ok: bool | None
     """True: it matches; False: it does not; None: the game has none (it is older than fair dice)."""
+    commitment_reason: str = ""
+    """What is wrong with the commitment (when ``commitment_ok`` is False), naming the field."""
+    record: list[str] = field(default_factory=list)
+    """What contradicts itself in the file outside the log (seats, ids, times), each naming the field."""
     moves: list[MoveCheck] = field(default_factory=list)
+    draws: list[str] = field(default_factory=list)
+    """What is wrong with the file's list of draws, naming the draw (and the move that made it)."""
     end: list[str] = field(default_factory=list)
     """Lines about the final state and winners."""
+    end_problems: list[str] = field(default_factory=list)
     end_ok: bool = True
     stopped: bool = False
     """True when the replay stopped before the end of the log (a move the rules refuse)."""
@@ -86,13 +89,27 @@ class Report:
         return [m for m in self.moves if m.failed]
 
     @property
+    def reasons(self) -> list[str]:
+        """Every problem found, first the commitment's, then the record's, the log's, the draws', the end's."""
+        first = [self.commitment_reason] if self.commitment_ok is False else []
+        log = [m.reason for m in self.moves if m.status in (MISMATCH, REFUSED)]
+        return first + self.record + log + self.draws + self.end_problems
+
+    @property
     def ok(self) -> bool:
-        """True when the commitment (if any), every recorded move and the end all match the seed."""
-        return self.commitment_ok is not False and not self.failures and self.end_ok
+        """True when the commitment (if any), the record, every move, the draws and the end all hold."""
+        return (self.commitment_ok is not False and not self.record and not self.failures and not self.draws
+                and self.end_ok)
 
     def text(self, *, every: bool = False) -> str:
-        """Returns the report: the commitment, the moves that fail (``every``: each move), the end, a summary."""
-        lines = [self.game, self.commitment]
+        """Returns the report: on failure the first reason and a count first; the commitment, the record, the
+        moves that fail (``every``: each move), the draws, the end and a summary."""
+        lines = []
+        reasons = self.reasons
+        if not self.ok and reasons:
+            lines += [f"MISMATCH: {reasons[0]}", f"{len(reasons)} problem{'' if len(reasons) == 1 else 's'} found."]
+        lines += [self.game, self.commitment]
+        lines += [f"{problem}: MISMATCH" for problem in self.record]
         unrecorded = [m for m in self.moves if m.status == NOT_RECORDED]
         for m in self.moves:
             if every or m.failed:
@@ -102,12 +119,13 @@ class Report:
             span = f"move {first}" if first == last else f"moves {first}–{last}"
             lines.append(f"{len(unrecorded)} move(s) ({span}) were played before the bot kept records of"
                          " dice and states: they were replayed, but there is nothing to compare them with.")
+        lines += [f"{problem}: MISMATCH" for problem in self.draws]
         lines += self.end
         lines.append(self.summary())
         return "\n".join(lines)
 
     def summary(self) -> str:
-        """Returns the last line: all fair, or how many moves do not match."""
+        """Returns the last line: all fair, or what does not match."""
         played, failed = len(self.played), len(self.failures)
         if self.ok:
             checked = sum(1 for m in self.played if m.status == OK)
@@ -120,6 +138,10 @@ class Report:
             problems.append(f"{failed} of {played} moves do not match")
         if self.commitment_ok is False:
             problems.append("the seed is not the one sealed at the start")
+        if self.record:
+            problems.append("the record contradicts itself")
+        if self.draws:
+            problems.append("the draws listed are not the replay's")
         if not self.end_ok:
             problems.append("the end cannot be checked" if self.stopped else "the end does not match")
         text = "; ".join(problems)
@@ -127,15 +149,20 @@ class Report:
 
 
 def verify(data: Export) -> Report:
-    """Checks an export's commitment, replays its log from the seed and compares every move and the end."""
+    """Checks an export's commitment and record, replays its log from the seed and compares every move, the
+    draws and the end."""
     title = f"{data.title} game" + (f" {data.game_id}" if data.game_id is not None else "")
+    seed = f"server seed {data.server_seed}" if data.scheme == KEYED else f"seed {data.seed}"
     report = Report(
-        game=f"{title} ({data.status}): {', '.join(data.names)}; seed {data.seed}; {len(data.moves)} log entries.",
+        game=f"{title} ({data.status}): {', '.join(data.names)}; {seed}; {len(data.moves)} log entries.",
         commitment="", commitment_ok=None,
     )
     _check_commitment(data, report)
-    game = _replay(data, report)
-    _check_end(data, game, report)
+    _check_record(data, report)
+    done = replay(data)
+    report.moves = done.moves
+    _check_draws(data, done, report)
+    _check_end(data, done, report)
     return report
 
 
@@ -145,221 +172,185 @@ def _check_commitment(data: Export, report: Report) -> None:
         report.commitment_ok = sealed == data.commitment
         parts = game_entropy([p.part for p in data.players])
         if not report.commitment_ok:
-            report.commitment = (f"Commitment: SHA-256 of the server seed is {sealed}, but the file says"
-                                 f" {data.commitment} was posted: MISMATCH.")
+            report.commitment_reason = (f"dice.commitment: SHA-256 of the server seed is {sealed}, but the file says"
+                                        f" {data.commitment} was posted")
+            report.commitment = f"Commitment: {report.commitment_reason.removeprefix('dice.commitment: ')}: MISMATCH."
         elif parts != data.entropy:
             report.commitment_ok = False
-            report.commitment = (f"Entropy: the players' joins give '{shown(parts, 200)}', but the file says the"
-                                 f" game's entropy was '{shown(data.entropy or '', 200)}': MISMATCH.")
+            report.commitment_reason = (f"dice.entropy: the players' joins give '{shown(parts, 200)}', but the file"
+                                        f" says the game's entropy was '{shown(data.entropy or '', 200)}'")
+            report.commitment = f"Entropy: {report.commitment_reason.removeprefix('dice.entropy: ')}: MISMATCH."
         else:
             report.commitment = (f"Commitment: SHA-256 of the server seed is {sealed}, the one posted when the table"
                                  " opened: match. Entropy: the players' joins: match.")
         return
-    if data.seed is None or data.salt is None or data.commitment is None:
-        report.commitment = ("Commitment: none recorded (the game is older than fair dice), so only the replay"
-                             " below is checked, not that the seed was sealed before the first move.")
+    where = "commitment" if data.version == BEFORE_DRAWS else "dice.commitment"
+    if data.version == BEFORE_DRAWS and data.salt is None and data.commitment is None:
+        report.commitment = ("Commitment: none recorded (a version-1 file of a game older than fair dice), so only"
+                             " the replay below is checked, not that the seed was sealed before the first move.")
+        return
+    if data.seed is None or data.salt is None or data.commitment is None:  # half a record: the schema allows it in 1
+        report.commitment_ok = False
+        has = "a salt but no commitment" if data.salt is not None else "a commitment but no salt"
+        report.commitment_reason = f"{where}: the file has {has} (a game sealed at the start has both)"
+        report.commitment = f"Commitment: the file has {has}: MISMATCH."
         return
     sealed = commitment(data.seed, data.salt)
     report.commitment_ok = sealed == data.commitment
+    scheme = "Commitment (the old scheme, splitmix64: the game started before keyed draws)"
     if report.commitment_ok:
-        report.commitment = (f"Commitment: SHA-256 of \"{data.seed}:{data.salt}\" is {sealed}, the one posted at"
+        report.commitment = (f"{scheme}: SHA-256 of \"{data.seed}:{data.salt}\" is {sealed}, the one posted at"
                              " the start: match.")
     else:
-        report.commitment = (f"Commitment: SHA-256 of \"{data.seed}:{data.salt}\" is {sealed}, but the file says"
-                             f" {data.commitment} was posted: MISMATCH.")
+        report.commitment_reason = (f"{where}: SHA-256 of \"{data.seed}:{data.salt}\" is {sealed}, but the file says"
+                                    f" {data.commitment} was posted")
+        report.commitment = f"{scheme}: {report.commitment_reason.removeprefix(where + ': ')}: MISMATCH."
 
 
-def _replay(data: Export, report: Report) -> Game | None:
-    """Plays the log from the seed, checking each move; returns the game at the end (None: it stopped)."""
-    try:
-        game = data.new_game()
-    except GameError as err:
-        report.end.append(f"The game cannot be set up from the file: {err}")
-        report.end_ok = False
-        return None
-    standing: list[tuple[Move, str]] = []
-    """Each standing move with the game as it was just before it (an undo goes back to that)."""
-    for i, m in enumerate(data.moves):
-        if m.seq != i + 1:  # a move left out of the file, or moved: the log is numbered from 1 without gaps
-            report.moves.append(MoveCheck(m.seq, m.player, m.move, MISMATCH,
-                                          f"numbered {m.seq} where the log's entry {i + 1} belongs"))
-            if m.move != UNDO:
-                before = game.to_json()
-                try:
-                    game.play(m.player, m.move)
-                except GameError:
-                    _stop(data, i, report)
-                    return None
-                standing.append((m, before))
+def _check_record(data: Export, report: Report) -> None:
+    """Checks the seats, their ids and the game's times against each other."""
+    seen: dict[str, int] = {}
+    for i, p in enumerate(data.players):
+        where = f"players[{i}]"
+        if i and p.seat <= data.players[i - 1].seat:
+            report.record.append(f"{where}.seat: seat {p.seat} comes after seat {data.players[i - 1].seat}"
+                                 " (the seats are listed in seat order, each once)")
+        if p.id is None:
             continue
-        if m.move == UNDO:
-            if standing:
-                taken, before = standing.pop()
-                previous = type(game).from_json(before)
-                what = f"move {taken.seq} ({shown(taken.move, 40)})"
-                why = undo_refused(m, taken, previous, game)
-                report.moves.append(MoveCheck(m.seq, m.player, m.move, MISMATCH,
-                                              f"the host refuses to take back {what}: {why}") if why else
-                                    MoveCheck(m.seq, m.player, m.move, TAKEN_BACK, f"takes back {what}"))
-                game = previous
-            else:
-                report.moves.append(MoveCheck(m.seq, m.player, m.move, MISMATCH,
-                                              "the host refuses it: there is no move to take back"))
+        if p.id in seen:
+            report.record.append(f"{where}.id: '{shown(p.id, 30)}' is seated twice (players[{seen[p.id]}] too)")
+        seen.setdefault(p.id, i)
+        if data.scheme != KEYED:
             continue
-        before = game.to_json()
-        try:
-            events = game.play(m.player, m.move)
-        except GameError as err:
-            report.moves.append(MoveCheck(m.seq, m.player, m.move, REFUSED,
-                                          f"the rules refuse it here ({shown(str(err), 120)})"))
-            _stop(data, i, report, refused=True)
-            return None
-        standing.append((m, before))
-        report.moves.append(_compare(m, _public(events), digest(game.dump_state())))
-    return game
+        if is_bot(p.id) and p.joined not in (None, BOT_JOIN):
+            report.record.append(f"{where}.joined: a bot's seat is joined as '{BOT_JOIN}', not"
+                                 f" '{shown(p.joined or '', 30)}'")
+        elif p.joined == BOT_JOIN and not is_bot(p.id):
+            report.record.append(f"{where}.id: '{shown(p.id, 30)}' is no bot's id, but a bot took the seat"
+                                 f" (joined '{BOT_JOIN}')")
+        elif p.joined is not None and _snowflake(p.id) and _snowflake(p.joined) and made(p.id) > made(p.joined):
+            report.record.append(f"{where}.id: Discord made the account {p.id} at {made(p.id):%Y-%m-%d %H:%M}"
+                                 f" UTC, after the join {p.joined} that seated it ({made(p.joined):%Y-%m-%d %H:%M}"
+                                 " UTC): it is not the account that joined")
+    if data.created is not None and data.ended is not None and parse_time(data.ended) < parse_time(data.created):
+        report.record.append(f"ended: {data.ended} is before the game was created ({data.created})")
 
 
-def undo_refused(undo: Move, taken: Move, before: Game, after: Game) -> str | None:
-    """Returns why the live host would have refused ``undo`` of ``taken`` (played from ``before`` to ``after``).
+def _snowflake(text: str) -> bool:
+    """True for what may be a Discord id: up to 20 ASCII digits."""
+    return text.isascii() and text.isdigit() and len(text) <= 20
 
-    The host's own rule (:meth:`host.tables.Tables.undo`, :func:`host.undo.refusal`): only the player's own
-    latest standing move, not one the turn clock played, and one that used no chance, showed nothing and
-    put nothing new in their hand. An undo the host refuses in a record was written by someone else.
+
+def made(snowflake: str) -> datetime:
+    """Returns when Discord made the thing of an id (a user's account, an interaction).
+
+    >>> made("175928847299117063").isoformat()
+    '2016-04-30T11:18:25.796000+00:00'
     """
-    if undo.player != taken.player:
-        return f"it is {shown(taken.player, 30)}'s move, not {shown(undo.player, 30)}'s"
-    if taken.origin == "clock":
-        return "the turn clock played it"
-    return undo_refusal(before, after, taken.player)
+    return datetime.fromtimestamp(((int(snowflake) >> 22) + DISCORD_EPOCH_MS) / 1000, UTC)
 
 
-def _stop(data: Export, i: int, report: Report, *, refused: bool = False) -> None:
-    """Ends the replay at entry ``i`` (the rules refuse it): the later entries are not checked."""
-    m = data.moves[i]
-    if not refused:
-        report.moves[-1] = MoveCheck(m.seq, m.player, m.move, REFUSED,
-                                     report.moves[-1].detail + "; the rules refuse it here")
-    for later in data.moves[i + 1:]:
-        report.moves.append(MoveCheck(later.seq, later.player, later.move, UNCHECKED,
-                                      f"the replay stopped at move {m.seq}"))
-
-
-def _public(events: list[Event]) -> list[Event]:
-    """Returns the public events as the log records them (through JSON: tuples become lists)."""
-    value: list[Event] = json.loads(json.dumps([e for e in events if is_public(e)]))
-    return value
-
-
-def _compare(m: Move, events: list[Event], state: str) -> MoveCheck:
-    if m.events is None and m.digest is None:
-        return MoveCheck(m.seq, m.player, m.move, NOT_RECORDED, _dice_text(events, "dice"))
-    problems = []
-    if m.events is not None and m.events != events:
-        recorded, recomputed = dice(m.events), dice(events)
-        if recorded != recomputed:
-            problems.append(f"recorded dice {recorded or 'none'}, recomputed {recomputed or 'none'}")
+def _check_draws(data: Export, done: Replay, report: Report) -> None:
+    """Keyed draws: the file lists exactly the replay's draws, and its list ends at the final state's counter."""
+    if data.scheme != KEYED:
+        return
+    listed = data.draws
+    rng = data.final_state.get("rng") if data.final_state is not None else None
+    counter = rng.get("counter") if isinstance(rng, dict) else None
+    if listed is not None and isinstance(counter, int):
+        last = listed[-1][0] if listed else 0
+        if last != counter:
+            report.draws.append(f"dice.draws: the list ends at draw {last}, but the final state's draw counter is"
+                                f" {counter} (the file's draws and its final state disagree)")
+    if done.game is None:
+        return  # the replay stopped: its draws prove nothing about the file's
+    drawn = in_order(done.draws)
+    if listed is None:
+        report.draws.append(f"dice.draws: the file lists none, but the replay draws {len(drawn)} (a version-2"
+                            " export of keyed draws lists every one)")
+        return
+    for n in range(max(len(listed), len(drawn))):
+        mine = listed[n] if n < len(listed) else None
+        theirs = drawn[n] if n < len(drawn) else None
+        if mine == theirs:
+            continue
+        where = f"dice.draws[{n}]"
+        if mine is None and theirs is not None:
+            problem = (f"dice.draws: draw {theirs[0]} is missing: the replay draws range {theirs[1]} value"
+                       f" {theirs[2]}, the file's list ends at draw {listed[-1][0] if listed else 0}")
+        elif theirs is None and mine is not None:
+            problem = (f"{where}: draw {mine[0]} (range {mine[1]} value {mine[2]}) is extra: the replay draws"
+                       f" nothing after draw {drawn[-1][0] if drawn else 0}")
+        elif mine is not None and theirs is not None and mine[0] == theirs[0]:
+            problem = (f"{where}: draw {mine[0]}: the file says range {mine[1]} value {mine[2]}, the replay draws"
+                       f" range {theirs[1]} value {theirs[2]}")
         else:
-            problems.append(_first_difference(m.events, events))
-    if m.digest is not None and m.digest != state:
-        problems.append(f"the state after it is not the recorded one (digest {state[:12]}…,"
-                        f" recorded {m.digest[:12]}…)")
-    if problems:
-        return MoveCheck(m.seq, m.player, m.move, MISMATCH, "; ".join(problems))
-    return MoveCheck(m.seq, m.player, m.move, OK, _dice_text(events, "dice"))
+            assert mine is not None and theirs is not None
+            problem = (f"{where}: the file lists draw {mine[0]}, the replay's next draw is draw {theirs[0]} (range"
+                       f" {theirs[1]} value {theirs[2]})")
+        report.draws.append(_made_by(data, done, theirs[0] if theirs else None) + problem)
+        return
 
 
-def _dice_text(events: list[Event], label: str) -> str:
-    found = dice(events)
-    return f"{label} {found}" if found else ""
+def _made_by(data: Export, done: Replay, number: int | None) -> str:
+    entry = done.made_by.get(number, None) if number is not None else None
+    if entry is None:
+        return ""
+    if entry == SETUP:
+        return "the setup: "
+    return f"{done.moves[entry].head}: "
 
 
-def _first_difference(recorded: list[Event], recomputed: list[Event]) -> str:
-    """Returns the first way the recorded events differ from the recomputed ones, in words."""
-    for n in range(max(len(recorded), len(recomputed))):
-        a = recorded[n] if n < len(recorded) else None
-        b = recomputed[n] if n < len(recomputed) else None
-        if a == b:
-            continue
-        if a is not None and b is not None and a.get("text") == b.get("text"):
-            key = next(k for k in sorted({*a, *b}, key=str) if a.get(k) != b.get(k))
-            return (f"{_event_text(a)}: recorded {key} {_value(a.get(key))},"
-                    f" recomputed {_value(b.get(key))}")
-        return f"recorded {_event_text(a)}, recomputed {_event_text(b)}"
-    return "recorded other events"  # unreachable: the lists differ
-
-
-def _event_text(e: Event | None) -> str:
-    if e is None:
-        return "no event"
-    return f"'{shown(str(e.get('text', e.get('kind', '?'))), 100)}'"
-
-
-def _value(v: Any) -> str:
-    return "none" if v is None else shown(json.dumps(v, ensure_ascii=False), 60)
-
-
-def dice(events: list[Event]) -> str:
-    """Returns the dice the events show: each event's dice fields joined with "vs", events with "; ".
-
-    A field holds dice when its name ends in ``dice`` (XISK's ``attacker_dice``, Nexohominis'
-    ``attack_dice``) or is ``rolls`` (Nexohominis' initiative pairs)::
-
-        >>> dice([{"kind": "battle", "attacker_dice": [6, 5, 2], "defender_dice": [4, 4]}])
-        '6-5-2 vs 4-4'
-        >>> dice([{"kind": "initiative", "rolls": [[3, 3], [5, 2]]}, {"kind": "add"}])
-        '3-3, then 5-2'
-    """
-    parts = []
-    for e in events:
-        fields = [v for k, v in e.items() if isinstance(k, str) and (k.endswith("dice") or k == "rolls")]
-        shown_fields = [_dice_value(v) for v in fields if _dice_value(v)]
-        if shown_fields:
-            parts.append(" vs ".join(shown_fields))
-    return "; ".join(parts)
-
-
-def _dice_value(v: Any) -> str:
-    if isinstance(v, int) and not isinstance(v, bool):
-        return str(v)
-    if isinstance(v, list) and v and all(isinstance(x, list) for x in v):
-        return ", then ".join(_dice_value(x) for x in v)
-    if isinstance(v, list):
-        return "-".join(str(x) for x in v)
-    return ""
-
-
-def _check_end(data: Export, game: Game | None, report: Report) -> None:
+def _check_end(data: Export, done: Replay, report: Report) -> None:
+    game = done.game
     if game is None:
         report.stopped = True
-        if not report.end:
-            report.end.append("The end cannot be checked: the replay stopped.")
         report.end_ok = False
+        if done.setup_error is not None:
+            report.end.append(f"The game cannot be set up from the file: {done.setup_error}")
+            report.end_problems.append(f"the game cannot be set up from the file (its options, seats and seed):"
+                                       f" {done.setup_error}")
+        else:
+            report.end.append("The end cannot be checked: the replay stopped.")
         return
     if data.final_state is None:  # every export of a game that replays carries it: left out, it proves nothing
-        report.end.append("Final state: not in the file, so the end cannot be checked: MISMATCH.")
-        report.end_ok = False
+        _fail(report, "Final state: not in the file, so the end cannot be checked: MISMATCH.",
+              "final_state: the file has none, so the end cannot be checked")
     elif digest(data.final_state) == digest(game.dump_state()):
         report.end.append("Final state: the replay ends in the file's final state: match.")
     else:
-        report.end.append("Final state: the replay ends elsewhere than the file's final state: MISMATCH.")
-        report.end_ok = False
+        _fail(report, "Final state: the replay ends elsewhere than the file's final state: MISMATCH.",
+              "final_state: the replay ends elsewhere than the file's final state (a log cut short, or a state"
+              " written by hand)")
     if data.status == "finished":
         if not game.is_over:
-            report.end.append("Winners: the file says the game finished, but the replayed game is not over:"
-                              " MISMATCH.")
-            report.end_ok = False
-        elif data.winners is not None and sorted(data.winners) != sorted(game.winners):
-            report.end.append(f"Winners: the file says {_names(data.winners)}, the replay gives"
-                              f" {_names(game.winners)}: MISMATCH.")
-            report.end_ok = False
+            _fail(report, "Winners: the file says the game finished, but the replayed game is not over: MISMATCH.",
+                  "status: the file says the game finished, but the replayed game is not over")
+        elif data.winners is None:
+            _fail(report, f"Winners: not in the file, the replay gives {_names(game.winners)}: MISMATCH.",
+                  f"winners: the file has none for a finished game, the replay gives {_names(game.winners)}")
+        elif sorted(data.winners) != sorted(game.winners):
+            _fail(report, f"Winners: the file says {_names(data.winners)}, the replay gives"
+                          f" {_names(game.winners)}: MISMATCH.",
+                  f"winners: the file says {_names(data.winners)}, the replay gives {_names(game.winners)}")
         else:
             report.end.append(f"Winners: {_names(game.winners)}: match.")
     elif game.is_over:  # a game its rules ended is finished: the host can no longer abort it
-        report.end.append("Status: the file says the game was aborted, but the replay ends it by its rules"
-                          f" ({_names(game.winners)} won): MISMATCH.")
-        report.end_ok = False
+        _fail(report, "Status: the file says the game was aborted, but the replay ends it by its rules"
+                      f" ({_names(game.winners)} won): MISMATCH.",
+              f"status: the file says the game was aborted, but the replay ends it by its rules"
+              f" ({_names(game.winners)} won)")
+    elif data.winners is not None:
+        _fail(report, f"Winners: the file names {_names(data.winners)} for an aborted game: MISMATCH.",
+              f"winners: an aborted game has none, the file says {_names(data.winners)}")
     else:
         report.end.append("The game was aborted before it ended.")
+
+
+def _fail(report: Report, line: str, reason: str) -> None:
+    report.end.append(line)
+    report.end_problems.append(reason)
+    report.end_ok = False
 
 
 def _names(names: list[str]) -> str:
@@ -367,7 +358,7 @@ def _names(names: list[str]) -> str:
 
 
 def main(path: str, out: TextIO | None = None, *, every: bool = False) -> int:
-    """Verifies the export at ``path`` and prints the report; returns 0 (all match), 1 (not) or 2 (unreadable)."""
+    """Verifies the export at ``path`` and prints the report; returns 0 (all hold), 1 (not) or 2 (not an export)."""
     out = out or sys.stdout
     try:
         raw = Path(path).read_bytes()
@@ -382,3 +373,7 @@ def main(path: str, out: TextIO | None = None, *, every: bool = False) -> int:
     report = verify(data)
     print(report.text(every=every), file=out)
     return 0 if report.ok else 1
+
+
+__all__ = ["MISMATCH", "NOT_RECORDED", "OK", "REFUSED", "TAKEN_BACK", "UNCHECKED", "MoveCheck", "Report", "dice",
+           "made", "main", "undo_refused", "verify"]

@@ -57,6 +57,7 @@ async def xisk_text(tables: Tables) -> str:
 
 @pytest.mark.parametrize(("game", "how"), [
     ("nxs", {"undo_at": 5, "choices": 3}), ("xisk", {"resign_after": 130, "clock_at": 40}), ("nexo", {}),
+    ("nexo", {"seed": None}),  # keyed draws (export version 2, "hmac-sha256"); the others are on the old scheme
 ])
 async def test_an_exported_game_replays_in_the_console_to_the_same_final_state(
     game: str, how: dict, tables: Tables, tmp_path: Path

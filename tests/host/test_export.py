@@ -1,22 +1,38 @@
-"""/table export's file: a finished game's seed, salt, commitment, log with dice and digests, and its end.
+"""/table export's file (version 2): a finished game's fair-dice record, log with dice and digests, and its end.
 
 The games here are real ones played through the table service: NXS with random legal moves
 to its end (with an undo), XISK with random legal moves (battles, a turn played by the clock)
-until a player resigns, Nexohominis to its end.
+until a player resigns, Nexohominis to its end. ``play_out`` starts them on the old scheme
+(``seed=``: an integer seed sealed with a salt, ``dice.scheme`` "splitmix64"); ``seed=None``
+starts them on keyed draws, as every game the bot opens now.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import random
 import re
+from importlib import resources
 
 import pytest
 
 from engines import GAMES
+from engines.core.rng import keyed_seed
 from host.clock import ClockSettings
-from host.export import FORMAT, RUNNING, ExportError, export_game, export_text, file_name, load_export
+from host.export import (
+    FORMAT,
+    RUNNING,
+    SCHEMA,
+    VERSION,
+    ExportError,
+    export_game,
+    export_text,
+    file_name,
+    load_export,
+    schema_validator,
+)
 from host.fairness import commitment, digest
 from host.store import Store
 from host.tables import Person, Refusal, Tables
@@ -31,7 +47,7 @@ async def play_out(
     tables: Tables,
     game: str,
     *,
-    seed: int = 5,
+    seed: int | None = 5,
     resign_after: int | None = None,
     undo_at: int | None = None,
     clock_at: int | None = None,
@@ -41,6 +57,7 @@ async def play_out(
 ) -> int:
     """Plays a game to its end through the table service with random legal moves; returns its id.
 
+    ``seed`` starts it on the old scheme (None: keyed draws, the table's server seed);
     ``resign_after`` moves, the player to act resigns; after move ``undo_at`` its player takes
     it back (when the host allows); after move ``clock_at`` the turn clock plays for whoever acts.
     """
@@ -87,11 +104,13 @@ async def test_an_export_holds_seed_salt_commitment_log_and_end(tables: Tables) 
     data = await export_game(tables.store, game_id)
     row = await tables.store.game(game_id)
     assert row is not None and row.seed is not None and row.salt
-    assert data["format"] == FORMAT and data["version"] == 1
+    assert data["format"] == FORMAT and data["version"] == VERSION == 2
     assert (data["game"], data["title"], data["id"], data["status"]) == ("xisk", "XISK", game_id, "finished")
     assert data["players"] == [{"seat": 0, "name": "ann", "id": ANN.id}, {"seat": 1, "name": "bob", "id": BOB.id}]
-    assert (data["seed"], data["salt"]) == (row.seed, row.salt)
-    assert data["commitment"] == hashlib.sha256(f"{row.seed}:{row.salt}".encode()).hexdigest()
+    sealed = hashlib.sha256(f"{row.seed}:{row.salt}".encode()).hexdigest()
+    assert data["dice"] == {"scheme": "splitmix64", "seed": row.seed, "salt": row.salt, "commitment": sealed,
+                            "commitment_message": None, "draws": None}  # a game on the old scheme says so
+    assert "seed" not in data and "salt" not in data and "commitment" not in data
     log = await tables.store.moves(game_id)
     assert [m["move"] for m in data["moves"]] == [m.move for m in log]
     assert data["moves"][-1]["move"] == "resign" and data["winners"] == row.winners
@@ -111,7 +130,7 @@ async def test_the_file_is_stable_indented_json_that_loads_back(tables: Tables) 
     assert text == await exported(tables, game_id)  # the same game gives the same bytes
     assert json.loads(text) == await export_game(tables.store, game_id)
     lines = text.splitlines()
-    assert lines[1] == '  "format": "tablehost-game",' and lines[2] == '  "version": 1,'
+    assert lines[1] == '  "format": "tablehost-game",' and lines[2] == '  "version": 2,'
     assert sum(1 for line in lines if line.startswith('    {"seq": ')) == len(json.loads(text)["moves"])
     data = load_export(text)
     assert data.game == "nxs" and data.names == ["ann", "bob"] and data.status == "finished"
@@ -144,28 +163,40 @@ async def test_a_lobby_an_unknown_game_and_an_aborted_game(tables: Tables) -> No
     await tables.abort(CHANNEL, ANN, can_manage=False)
     data = await export_game(tables.store, lobby.id)
     assert data["status"] == "aborted" and data["winners"] is None and len(data["moves"]) == 1
-    assert data["commitment"] == commitment(data["seed"], data["salt"])
+    assert data["dice"]["commitment"] == commitment(data["dice"]["seed"], data["dice"]["salt"])
 
 
 async def test_the_commitment_posted_at_the_start_matches_the_revealed_seed(tables: Tables) -> None:
-    await tables.create(channel_id=CHANNEL, guild_id="1", game="tally", creator=ANN, options={"target": 6})
+    opened = await tables.create(channel_id=CHANNEL, guild_id="1", game="tally", creator=ANN, options={"target": 6},
+                                 joined="1183", entropy="my  lucky words")
+    posted = next(m for line in opened.lines if (m := re.search(r"sealed as SHA-256 ([0-9a-f]{64})", line)))
     await tables.join(CHANNEL, BOB)
-    start = await tables.start(CHANNEL, ANN)  # a secret seed, as the bot draws it
-    posted = next(m for line in start.lines if (m := re.search(r"sealed as SHA-256 ([0-9a-f]{64})", line)))
+    await tables.start(CHANNEL, ANN)  # keyed draws from the table's secret server seed, as the bot draws it
     last = None
     for who, move in [(ANN, "roll"), (BOB, "add 3"), (ANN, "add 3")]:
         last = await tables.act(CHANNEL, who.id, move)
     assert last is not None and last.finished
     reveal = next(e for e in last.events if e["kind"] == "fair_dice")
-    found = re.search(r"seed (-?\d+), salt ([0-9a-f]+);", reveal["text"])
+    found = re.search(r"server seed ([0-9a-f]{64}); its SHA-256 is ([0-9a-f]{64})", reveal["text"])
     assert found, reveal["text"]
-    seed, salt = int(found[1]), found[2]
-    assert hashlib.sha256(f"{seed}:{salt}".encode()).hexdigest() == posted[1]
-    assert reveal["text"].count(posted[1][:16]) == 1  # the reveal quotes the commitment it opens
+    server_seed = found[1]
+    assert hashlib.sha256(server_seed.encode()).hexdigest() == posted[1] == found[2]
     table = await tables.table(CHANNEL)
     data = await export_game(tables.store, table.row.id)
-    assert (data["seed"], data["salt"], data["commitment"]) == (seed, salt, posted[1])
-    assert GAMES["tally"].new(["ann", "bob"], seed, {"target": 6}).dump_state()["rng"] != 0  # the seed drives it
+    assert data["version"] == 2 and data["players"] == [
+        {"seat": 0, "name": "ann", "id": ANN.id, "joined": "1183", "entropy": "my lucky words"},
+        {"seat": 1, "name": "bob", "id": BOB.id, "joined": None, "entropy": None},
+    ]
+    dice = data["dice"]
+    assert (dice["scheme"], dice["server_seed"], dice["commitment"]) == ("hmac-sha256", server_seed, posted[1])
+    assert dice["entropy"] == "1183:my lucky words|-"  # each seat's part, in seat order
+    assert dice["draws"] and [d[0] for d in dice["draws"]] == list(range(1, len(dice["draws"]) + 1))
+    for n, size, value in dice["draws"]:  # every draw listed is HMAC-SHA256(seed, "<entropy>:<n>") mod its range
+        h = int.from_bytes(hmac.digest(server_seed.encode(), f"{dice['entropy']}:{n}".encode(), "sha256"), "big")
+        assert h % size == value
+    game = GAMES["tally"].new(["ann", "bob"], keyed_seed(server_seed, dice["entropy"]), {"target": 6})
+    assert game.dump_state()["rng"]["key"] == server_seed  # the seed drives it
+    assert data["final_state"]["rng"]["counter"] == dice["draws"][-1][0]  # the list ends where the dice stopped
 
 
 async def test_a_long_xisk_export_is_well_under_discords_file_limit(tables: Tables) -> None:
@@ -221,8 +252,8 @@ async def test_a_bad_field_is_named(tables: Tables) -> None:
         assert message in str(refused.value), str(refused.value)
 
     fails(lambda d: d.update(status="running"), "status: must be one of finished, aborted, got 'running'")
-    fails(lambda d: d.update(seed="12"), "seed: expected a whole number, got '12'")
-    fails(lambda d: d.update(players=[{"name": "ann"}]), "players: NXS needs 2 players, not 1")
+    fails(lambda d: d["dice"].update(seed="12"), "dice.seed: expected a whole number, got '12'")
+    fails(lambda d: d.update(players=d["players"][:1]), "players: NXS needs 2 players, not 1")
     fails(lambda d: d["players"][1].update(name="ann"), "players: a name is seated twice")
     fails(lambda d: d["moves"][3].update(seq="four"), "moves[3].seq: expected a whole number, got 'four'")
     fails(lambda d: d["moves"][3].update(player="zed"), "moves[3].player: 'zed' is not a seated player")
@@ -231,7 +262,27 @@ async def test_a_bad_field_is_named(tables: Tables) -> None:
     fails(lambda d: d["moves"][3].update(digest="abc"), "moves[3].digest: expected 64 hex digits")
     fails(lambda d: d["moves"][3]["events"][0].update(deep=[[[[[[[[[[[[[1]]]]]]]]]]]]]),
           "moves[3].events[0].deep[0]")
-    fails(lambda d: d.update(commitment="zz"), "commitment: expected 64 hex digits")
+    fails(lambda d: d["dice"].update(commitment="zz"), "dice.commitment: expected 64 hex digits")
     fails(lambda d: d.update(winners=["zed"]), "winners[0]: 'zed' is not a seated player")
     fails(lambda d: d.update(options={"colour": "red"}), "options: NXS has no option 'colour'")
     fails(lambda d: d.update(final_state=[1]), "final_state: expected an object, got a list")
+    # what the schema (host/export_schema.json) requires of version 2, named by the field's path
+    fails(lambda d: d.pop("dice"), "the export file: dice: missing")
+    fails(lambda d: d["dice"].update(commitment=None), "dice.commitment: expected 64 hex digits (a SHA-256), got null")
+    fails(lambda d: d["dice"].update(salt=None), "dice.salt: expected text, got null")
+    fails(lambda d: d["dice"].update(scheme="dice"), "dice.scheme: must be one of hmac-sha256, splitmix64, got 'dice'")
+    fails(lambda d: d["players"][1].pop("id"), "players[1].id: missing")
+    fails(lambda d: d["moves"][3].update(origin="bot"), "moves[3].origin: expected null or 'clock'")
+    fails(lambda d: d["moves"][3].update(at=None), "moves[3].at: expected text, got null")
+    fails(lambda d: d["moves"][3].update(at="yesterday"), "moves[3].at: expected an ISO 8601 time, got 'yesterday'")
+    fails(lambda d: d.update(ended=17), "ended: expected text, got 17")
+
+
+def test_the_schema_is_shipped_with_the_package_and_checks_both_versions() -> None:
+    assert resources.files("host").joinpath(SCHEMA).is_file()
+    validator = schema_validator()
+    v1 = {"format": FORMAT, "version": 1, "game": "nxs", "status": "aborted", "players": [{"name": "ann"}],
+          "moves": [], "seed": 5, "salt": None, "commitment": None}
+    assert not list(validator.iter_errors(v1))  # a game from before fair dice: nothing sealed
+    missing = {e.message for e in validator.iter_errors({**v1, "version": 2})}
+    assert {"'dice' is a required property", "'created' is a required property"} <= missing  # version 2 has both

@@ -49,7 +49,8 @@ async def test_a_rematch_seats_the_same_players_and_starts_when_all_are_ready(se
     new = await service.table(CHANNEL)
     old_row = await service.store.game(old, snapshot=False)
     assert [s.player_id for s in new.seats] == [BOB.id, ANN.id, CY.id] and new.game.players == ["bob", "ann", "cy"]
-    assert new.row.options == {"target": 3} and new.row.seed != old_row.seed and new.row.creator_id == BOB.id
+    assert new.row.options == {"target": 3} and new.row.creator_id == BOB.id
+    assert new.row.server_seed != old_row.server_seed and new.row.commitment != old_row.commitment
     on_timeout = await service.store.db.read(
         lambda tx: tx.fetchval("SELECT on_timeout FROM clocks WHERE game_id = ?", new.row.id))
     assert on_timeout == "forfeit"

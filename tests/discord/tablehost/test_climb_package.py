@@ -225,7 +225,7 @@ async def test_climb_is_played_whole_through_its_own_package(
     report = io.StringIO()
     assert verify_main(str(saved), report) == 0, report.getvalue()
     text = report.getvalue()
-    assert "the one posted at the start: match." in text and f"Winners: {winner}: match." in text
+    assert "the one posted when the table opened: match." in text and f"Winners: {winner}: match." in text
     assert f"All {table.row.version} moves match the seed: the dice were fair." in text
 
     # /game help names the package's game and its commands; /climb rules shows its summary.

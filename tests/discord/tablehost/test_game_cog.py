@@ -88,7 +88,7 @@ async def test_log_lists_recent_moves(discord_test: DiscordTest) -> None:
     assert record.ephemeral
     seal, *moves = record.content.splitlines()
     assert moves == ["`   1` Ann: `add 1`", "`   2` Bob: `roll`"]
-    assert re.fullmatch(r"🎲 Fair dice: sealed as SHA-256 [0-9a-f]{64} · entropy -\|-", seal)  # the seed's seal heads the log
+    assert re.fullmatch(r"🎲 Fair dice: sealed as SHA-256 [0-9a-f]{64} · entropy -\|-", seal)  # the seal heads the log
 
 
 async def test_a_button_plays_its_move_and_an_old_button_is_refused(discord_test: DiscordTest) -> None:

@@ -197,7 +197,7 @@ async def test_a_scripted_xisk_game_sends_what_it_sent_before(discord_test: Disc
 
     async def script() -> None:
         await dt.slash("game", "help", user="ann")
-        await lobby(dt, "xisk", cards_per_player=3)
+        await lobby(dt, "xisk", cards_per_player=5)
         await dt.autocomplete("xisk", "claim", focused="country", user="ann", country="a")
         for n in range(60):
             user, legal = await play.actor()

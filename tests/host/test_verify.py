@@ -19,6 +19,8 @@ import io
 import itertools
 import json
 import re
+import subprocess
+import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -156,6 +158,19 @@ def test_an_honest_export_on_keyed_draws_passes(exports: dict[str, str], game: s
     assert code == 0 and len([line for line in every.splitlines() if line.startswith("move ")]) == len(data["moves"])
     if game == "xisk":
         assert any(": dice " in line and " vs " in line and line.endswith(": match") for line in every.splitlines())
+
+
+@pytest.mark.parametrize("game", ["xisk", "nxs", "nexo"])
+def test_an_honest_export_passes_the_stand_alone_draw_check_too(exports: dict[str, str], game: str,
+                                                                 tmp_path: Path) -> None:
+    data = record(exports, game)
+    path = write(tmp_path, exports[game])
+    script = Path(__file__).resolve().parents[2] / "tools" / "check_draws.py"
+    done = subprocess.run([sys.executable, str(script), str(path)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    count = len(data["dice"]["draws"])
+    assert (count == 0) == (game == "nxs")  # NXS has no chance at all; XISK and Nexohominis draw
+    assert f"all {count} match" in done.stdout
 
 
 def test_an_old_scheme_game_exports_marked_with_its_scheme_and_passes(exports: dict[str, str], tmp_path: Path) -> None:

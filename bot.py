@@ -4,7 +4,7 @@
     python bot.py [--sync]                                   # the Discord bot
     python bot.py --console <game> --players ann,bob [...]   # a hot-seat game, no Discord
     python bot.py --console --load FILE [--script FILE]      # replay an exported game, move by move
-    python bot.py --verify FILE [--all]                      # check an export's dice against its seed
+    python bot.py --verify FILE [--all] [--key FINGERPRINT]  # check an export's dice against its seed
     python bot.py --rebuild-ratings                          # recompute every rating from the games table
     python bot.py --copy-db FROM TO                          # copy every game into an empty database
 """
@@ -89,13 +89,14 @@ def verify_main(argv: list[str]) -> int:
     )
     parser.add_argument("file", help="a game exported with /table export")
     parser.add_argument("--all", action="store_true", help="list every move, not only those that do not match")
+    parser.add_argument("--key", metavar="FINGERPRINT", help="refuse a file signed by another key (see /game help)")
     try:
         args = parser.parse_args(argv)
     except SystemExit as stop:  # a usage error: argparse has printed it
         return 2 if stop.code else 0
     from host.verify import main as verify
 
-    return verify(args.file, every=args.all)
+    return verify(args.file, every=args.all, key=args.key)
 
 
 async def rebuild_ratings(db_path: str) -> int:

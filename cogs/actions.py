@@ -72,7 +72,7 @@ async def open_table(
         await interaction.followup.send(refusal(err), ephemeral=True)
         return
     if note:
-        out.lines[-1] += note
+        out.lines[0] += note  # the opening line; the seal follows it
     await deliver_done(interaction, out)
 
 

@@ -17,6 +17,7 @@ from cogs.client import refusal
 from cogs.replies import Interaction, begin
 from engines import GameError
 from host.export import RUNNING, export_game, export_text, file_name
+from host.signing import fingerprint
 from host.store import Status, Store
 from host.table import Refusal
 
@@ -41,10 +42,13 @@ async def export(interaction: Interaction, game: int | None) -> None:
         return
     name = file_name(data)
     moves = sum(1 for m in data["moves"] if m["move"] != "undo")
+    signed = data.get("signature")
+    mark = f" --key {fingerprint(signed['key'])}" if isinstance(signed, dict) else ""
     await interaction.followup.send(
-        f"{data['title']} game {data['id']} ({data['status']}, {moves} moves): seed, salt, every move with its"
-        f" dice, and the end. Check it with `python bot.py --verify {name}`; replay it with"
-        f" `python bot.py --console --load {name}`.",
+        f"{data['title']} game {data['id']} ({data['status']}, {moves} moves): the fair-dice record, every move"
+        f" with its dice, and the end{', signed by this bot' if mark else ''}. Check it with"
+        f" `python bot.py --verify {name}{mark}` (or its draws alone with `python3 tools/check_draws.py {name}`);"
+        f" replay it with `python bot.py --console --load {name}`.",
         file=discord.File(fp=io.BytesIO(body), filename=name),
         ephemeral=True,
     )

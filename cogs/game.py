@@ -34,6 +34,7 @@ from cogs.table import TableCog, game_names
 from engines import GAMES, KITS, GameError
 from host.fairness import OWN_TEXT, sealed_line
 from host.options import parse_options
+from host.signing import bot_fingerprint
 from host.store import Status
 from host.tables import Table, secret_part
 
@@ -276,7 +277,10 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             f"**{cls.TITLE}** (`{name}`, {cls._seat_range()} players)" for name, cls in sorted(GAMES.items())
         )
         notation = [f"**{kit.title}**: {kit.notation_help}" for _, kit in sorted(KITS.items()) if kit.notation_help]
-        text = "\n".join([HELP.format(games=games or "none installed"), *notation, *command_lines(self.bot)])
+        mark = await bot_fingerprint(self.bot.tables.store.db)
+        signed = (f"Records (`/table export`) are signed by this bot's key **{mark}**: check one with"
+                  f" `python bot.py --verify FILE --key {mark}`.")
+        text = "\n".join([HELP.format(games=games or "none installed"), *notation, *command_lines(self.bot), signed])
         for piece in chunks(text):
             await interaction.followup.send(piece, ephemeral=True)
 

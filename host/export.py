@@ -63,6 +63,7 @@ from host.export_read import (
     parse_time,
     schema_validator,
 )
+from host.signing import bot_key, sign
 from host.store import GameRow, MoveRow, Status, Store
 from host.table import Refusal
 from host.undo import UNDO, effective_moves
@@ -101,10 +102,10 @@ async def export_game(store: Store, game_id: int) -> dict[str, Any]:
         return {"format": FORMAT, "version": BEFORE_DRAWS, **_head(row, cls), "players": players,
                 "seed": row.seed, "salt": None, "commitment": None, "moves": [_move(m, names) for m in log],
                 **_end(row, final)}
-    return {
+    return sign({
         "format": FORMAT, "version": VERSION, **_head(row, cls), "players": players, "dice": dice,
         "moves": [_move(m, names) for m in log], **_end(row, final),
-    }
+    }, await bot_key(store.db))
 
 
 def _head(row: GameRow, cls: type[Game] | None) -> dict[str, Any]:

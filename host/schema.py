@@ -218,4 +218,11 @@ MIGRATIONS: list[Migration] = [
     ALTER TABLE seats ADD COLUMN joined TEXT;
     ALTER TABLE seats ADD COLUMN entropy TEXT;
     """),
+    # 10: the bot's key that signs every export (host.signing): one row, made on first use.
+    Migration("""
+    CREATE TABLE signing_key (
+        id       INTEGER PRIMARY KEY CHECK (id = 1),
+        private  TEXT NOT NULL
+    );
+    """),
 ]

@@ -94,6 +94,7 @@ class TablesLobby(TablesCache, TablesOutbox):
                     )
                 except ChannelTaken as err:
                     raise Refusal("This channel already has a game.") from err
+        out.reply = _yours(join_part(self._joined(joined), own_text(entropy)))
         return out
 
     async def join(

@@ -77,6 +77,10 @@ class Report:
     end_ok: bool = True
     stopped: bool = False
     """True when the replay stopped before the end of the log (a move the rules refuse)."""
+    signature: str = ""
+    """The line about the bot's signature (version 2; empty for version 1, which has none)."""
+    signature_problem: str | None = None
+    """Why the file is not as the bot signed it (it was changed, or another key signed it)."""
 
     @property
     def played(self) -> list[MoveCheck]:
@@ -93,13 +97,14 @@ class Report:
         """Every problem found, first the commitment's, then the record's, the log's, the draws', the end's."""
         first = [self.commitment_reason] if self.commitment_ok is False else []
         log = [m.reason for m in self.moves if m.status in (MISMATCH, REFUSED)]
-        return first + self.record + log + self.draws + self.end_problems
+        signed = [self.signature_problem] if self.signature_problem else []
+        return first + self.record + log + self.draws + self.end_problems + signed
 
     @property
     def ok(self) -> bool:
         """True when the commitment (if any), the record, every move, the draws and the end all hold."""
         return (self.commitment_ok is not False and not self.record and not self.failures and not self.draws
-                and self.end_ok)
+                and self.end_ok and self.signature_problem is None)
 
     def text(self, *, every: bool = False) -> str:
         """Returns the report: on failure the first reason and a count first; the commitment, the record, the
@@ -121,6 +126,8 @@ class Report:
                          " dice and states: they were replayed, but there is nothing to compare them with.")
         lines += [f"{problem}: MISMATCH" for problem in self.draws]
         lines += self.end
+        if self.signature:
+            lines.append(self.signature)
         lines.append(self.summary())
         return "\n".join(lines)
 
@@ -144,13 +151,15 @@ class Report:
             problems.append("the draws listed are not the replay's")
         if not self.end_ok:
             problems.append("the end cannot be checked" if self.stopped else "the end does not match")
+        if self.signature_problem:
+            problems.append("the file is not as the bot signed it")
         text = "; ".join(problems)
         return text[0].upper() + text[1:] + ": this record is not what the seed gives."
 
 
-def verify(data: Export) -> Report:
+def verify(data: Export, *, key: str | None = None) -> Report:
     """Checks an export's commitment and record, replays its log from the seed and compares every move, the
-    draws and the end."""
+    draws and the end; and the bot's signature, by the key of fingerprint ``key`` if given."""
     title = f"{data.title} game" + (f" {data.game_id}" if data.game_id is not None else "")
     seed = f"server seed {data.server_seed}" if data.scheme == KEYED else f"seed {data.seed}"
     report = Report(
@@ -163,7 +172,26 @@ def verify(data: Export) -> Report:
     report.moves = done.moves
     _check_draws(data, done, report)
     _check_end(data, done, report)
+    _check_signature(data, key, report)
     return report
+
+
+def _check_signature(data: Export, key: str | None, report: Report) -> None:
+    """The last check: the file is the bot's own (:mod:`host.signing`), with no entry added, changed or removed."""
+    if data.signature is None:  # version 1: written before exports were signed
+        if key is not None:
+            report.signature_problem = "signature: a version-1 file carries none, so it is not signed by that key"
+            report.signature = f"{report.signature_problem}: MISMATCH."
+        return
+    holds, line = data.signature
+    if holds and key is not None and key.strip().lower() != data.signer:
+        holds, line = False, f"signature: signed by key {data.signer}, not by the bot's key {key.strip().lower()}"
+    if holds:
+        report.signature = line if key is None else line.replace("(compare it with the key /game help shows)",
+                                                                 "(the key you gave)")
+    else:
+        report.signature_problem = line
+        report.signature = f"{line}: MISMATCH."
 
 
 def _check_commitment(data: Export, report: Report) -> None:
@@ -357,7 +385,7 @@ def _names(names: list[str]) -> str:
     return " and ".join(names) if names else "none (a draw)"
 
 
-def main(path: str, out: TextIO | None = None, *, every: bool = False) -> int:
+def main(path: str, out: TextIO | None = None, *, every: bool = False, key: str | None = None) -> int:
     """Verifies the export at ``path`` and prints the report; returns 0 (all hold), 1 (not) or 2 (not an export)."""
     out = out or sys.stdout
     try:
@@ -370,7 +398,7 @@ def main(path: str, out: TextIO | None = None, *, every: bool = False) -> int:
     except ExportError as err:
         print(f"error: {path}: {err}", file=out)
         return 2
-    report = verify(data)
+    report = verify(data, key=key)
     print(report.text(every=every), file=out)
     return 0 if report.ok else 1
 

@@ -6,9 +6,12 @@ of its export. An honest export passes (exit 0); a doctored one fails with exit 
 first reason, naming the move and the field, its second how many problems were found; a file that is
 not an export (or breaks the schema) exits 2.
 
-What a file cannot show, and these tests pin down: a genuine (move, undo) pair that used no chance,
-removed with the log renumbered, leaves no trace; a seat's id swapped for another account older than
-its join cannot be told from the real one; nor can the turn clock's moves relabelled as the player's.
+Doctored records are signed again with the bot's own key (``write``), as a bot forging its own record
+would: what the replay catches, it catches however the file is signed. The signature (host.signing)
+catches the rest when anyone but the bot changed the file: what no replay can show, and these tests pin
+down, is a genuine (move, undo) pair that used no chance, removed with the log renumbered (it leaves no
+trace in any state or draw), a seat's id swapped for another account older than its join, and the turn
+clock's moves relabelled as the player's.
 """
 
 from __future__ import annotations
@@ -26,12 +29,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 import bot
 from engines import GAMES
 from engines.core.errors import shown
 from host.export import load_export, parse_time
 from host.fairness import digest
+from host.signing import bot_key, fingerprint, new_key, sign
 from host.store import Store
 from host.tables import Tables
 from host.verify import DISCORD_EPOCH_MS, MISMATCH, NOT_RECORDED, OK, TAKEN_BACK, dice, main, verify
@@ -58,6 +63,7 @@ async def _play_all(db: str) -> dict[str, str]:
             texts[game] = await exported(tables, await play_out(tables, game, seed=None, channel=f"{600 + n}", **how))
         texts["xisk-old"] = await exported(tables, await play_out(tables, "xisk", seed=5, channel="700",
                                                                   **PLAYED["xisk"]))
+        BOT_KEY.append(await bot_key(store.db))
     finally:
         await store.close()
     return texts
@@ -86,8 +92,16 @@ def run(path: Path, *, every: bool = False) -> tuple[int, str]:
     return code, out.getvalue()
 
 
-def write(tmp_path: Path, data: dict | str, name: str = "game.json") -> Path:
+BOT_KEY: list[Ed25519PrivateKey] = []
+"""The key the bot signed the module's exports with (set by ``exports``)."""
+
+
+def write(tmp_path: Path, data: dict | str, name: str = "game.json", *, resign: bool = True) -> Path:
+    """Writes a record; a doctored one is signed again with the bot's own key (``resign``), as a bot forging
+    its own record would: what the replay catches, it catches whoever signed."""
     path = tmp_path / name
+    if isinstance(data, dict) and resign and "signature" in data:
+        data = sign(data, BOT_KEY[0])
     path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
     return path
 
@@ -108,8 +122,8 @@ def refused(tmp_path: Path, data: dict[str, Any]) -> tuple[str, str]:
 
 
 def reasons(data: dict[str, Any]) -> list[str]:
-    """Every reason a doctored record fails for (the report prints the first on its first line)."""
-    return verify(load_export(json.dumps(data))).reasons
+    """Every reason a doctored record fails for (the report prints the first on its first line), signed again."""
+    return verify(load_export(json.dumps(sign(data, BOT_KEY[0]) if "signature" in data else data))).reasons
 
 
 def head(m: dict[str, Any]) -> str:
@@ -645,15 +659,14 @@ def test_verify_refuses_an_attack_with_dice_taken_back_and_rolled_again(
 
 
 @BOTH
-def test_a_removed_move_and_undo_pair_is_caught_unless_renumbered(
-    exports: dict[str, str], game: str, tmp_path: Path
-) -> None:
+def test_a_removed_move_and_undo_pair_is_caught(exports: dict[str, str], game: str, tmp_path: Path) -> None:
     """A genuine (move, undo) pair: the move used no chance, and the undo put the state back as it was.
 
-    Caught: the pair removed but the log not renumbered; the undo alone removed (the move then stands);
-    the move alone removed (the undo then takes back the move before it). Not caught: the pair removed
-    and the log renumbered. No state, digest or draw of the game held the pair, so nothing in the file
-    can show it was there; only the boards posted in the channel could.
+    The replay catches the pair removed but the log not renumbered, the undo alone removed (the move then
+    stands), the move alone removed (the undo then takes back the move before it). The pair removed and the
+    log renumbered left no trace in any state, digest or draw: the bot's signature catches it, and a file
+    signed again by another key is refused with ``--key``. The bot itself could still leave such a pair
+    out of its own record (signed by its own key): that changes no die, deal or position.
     """
     u = the_undo(record(exports, game))
     data = record(exports, game)
@@ -674,8 +687,18 @@ def test_a_removed_move_and_undo_pair_is_caught_unless_renumbered(
     data = record(exports, game)
     del data["moves"][u - 1: u + 1]
     data["moves"] = renumbered(data["moves"])
+    code, text = run(write(tmp_path, data, "unsigned.json", resign=False))
+    assert code == 1 and text.splitlines()[0] == ("MISMATCH: signature: the file was changed after the bot signed it"
+                                                  " (or the signature was)"), text
+    mark = fingerprint(sign(data, BOT_KEY[0])["signature"]["key"])
+    other = write(tmp_path, sign(data, new_key()), "other-key.json", resign=False)
+    assert run(other)[0] == 0  # signed by some key, which is all the file alone can tell
+    out = io.StringIO()
+    assert verify_main(str(other), out, key=mark) == 1
+    assert out.getvalue().splitlines()[0].startswith("MISMATCH: signature: signed by key "), out.getvalue()
+    assert out.getvalue().splitlines()[0].endswith(f", not by the bot's key {mark}")
     code, text = check(tmp_path, data)
-    assert code == 0, text  # the limit of what a file can prove (see the docstring)
+    assert code == 0, text  # the bot's own key: the limit of what a record can prove (see the docstring)
 
 
 # -- the undo rule and the report's pieces ---------------------------------------------
@@ -711,3 +734,13 @@ def test_dice_fields_of_every_game_are_quoted() -> None:
     assert dice([{"kind": "text"}]) == ""
     assert "xisk" in GAMES
 
+
+
+def test_an_honest_export_is_signed_by_the_bot_s_key(exports: dict[str, str], tmp_path: Path) -> None:
+    path = write(tmp_path, exports["xisk"])
+    mark = fingerprint(record(exports, "xisk")["signature"]["key"])
+    out = io.StringIO()
+    assert verify_main(str(path), out, key=mark.upper()) == 0, out.getvalue()
+    assert f"Signature: the file is as the bot signed it, with key {mark} (the key you gave): match." in out.getvalue()
+    code, text = run(path)
+    assert code == 0 and "(compare it with the key /game help shows): match." in text

@@ -17,6 +17,8 @@ from tests.support.tally import KIT, Tally
 
 SEED = "20261130" * 8
 """The server seed of every table in these tests (join ids stay out of the entropy), so each run plays the same dice."""
+SIGNING_KEY = "7e" * 32
+"""The bot's signing key in these tests (Ed25519 signs deterministically: each run's exports are the same bytes)."""
 
 
 def tally_buttons(table: Table, player: str) -> list[tuple[str, str]]:
@@ -43,6 +45,7 @@ def db_file(tmp_path: Path) -> str:
 async def tables(db_file: str, tally_registered: type) -> AsyncIterator[Tables]:
     """Yields the table service on a temporary database: debug (every load replays the log), fixed seed."""
     store = await Store.open(db_file)
+    await store.db.write(lambda tx: tx.execute("INSERT INTO signing_key (id, private) VALUES (1, ?)", SIGNING_KEY))
     yield Tables(store, debug=True, seeds=lambda: SEED, join_ids=False)
     await store.close()
 

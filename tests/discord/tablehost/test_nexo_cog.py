@@ -16,7 +16,7 @@ async def test_a_nexo_game_opens_plays_and_offers_only_done_pass_and_end_buttons
 ) -> None:
     dt = discord_test
     record = await dt.slash("nexo", "new", user="ann", battlefield="crossroads", round_limit=3)
-    assert record.content == "Done."
+    assert record.content.startswith("Done. Your join adds")
     await dt.slash("game", "join", user="bob")
     await dt.slash("game", "start", user="ann")
     channel = str(dt.channel("general").id)

@@ -36,6 +36,8 @@ from tests.fakediscord.recorder import SentFile
 HERE = Path(__file__).resolve().parent / "transcripts"
 RECORD = os.environ.get("TABLEHOST_RECORD_TRANSCRIPTS") == "1"
 SNOWFLAKE = re.compile(r"(?<![0-9])[0-9]{15,20}(?![0-9])")
+SIGNATURE = re.compile(r"(?<![0-9a-f])[0-9a-f]{128}(?![0-9a-f])")
+"""An export's Ed25519 signature: it covers the file's times, which change from run to run."""
 HEX = re.compile(r"(?<![0-9a-f])(?:[0-9a-f]{64}|[0-9a-f]{32}|[0-9a-f]{16}(?=…))(?![0-9a-f])")
 STAMP = re.compile(r"<t:[0-9]+(:[tTdDfFR])?>")
 TOKEN = re.compile(r"itoken-[0-9a-f]+")
@@ -70,6 +72,7 @@ class Names:
         """Returns a string with its ids, tokens, hex digests and timestamps replaced by names."""
         value = TOKEN.sub(lambda m: self.name("token", m[0]), value)
         value = SNOWFLAKE.sub(lambda m: self.name("id", m[0]), value)
+        value = SIGNATURE.sub("<signature>", value)
         value = HEX.sub(lambda m: self.name("hex", m[0][:16]), value)
         value = ISO.sub("<time>", value)
         return STAMP.sub(lambda m: f"<t:T{m[1] or ''}>", value)

@@ -22,7 +22,7 @@ from dotenv import load_dotenv
 
 NO_TOKEN = (
     "DISCORD_TOKEN is not set: put it in .env (copy .env.example) or the environment;"
-    " to try a game without Discord, run: python bot.py --console <game> --players ann,bob"
+    " to try a game without Discord, run: python3 tasks.py run --console <game> --players ann,bob"
 )
 
 

@@ -238,13 +238,13 @@ class Replayer:
                 events = game.play(m.player, m.move)
             except GameError as err:
                 self.stopped = (f"move {m.seq} ({m.player}: {m.move}) is refused by the rules here ({err}):"
-                                " the replay ends before it (bot.py --verify checks the file).")
+                                " the replay ends before it (tasks.py run --verify checks the file).")
                 break
             standing.append((m, before))
             public = [e for e in events if is_public(e)]
             step = Step(m, game.to_json(), [e["text"] for e in public])
             if m.events is not None and m.events != _through_json(public):
-                step.notes.append("(the file recorded other events for this move: bot.py --verify checks it)")
+                step.notes.append("(the file recorded other events for this move: tasks.py run --verify checks it)")
             for p in game.players:
                 after = secret_part(game, p)
                 if after and after != secrets[p]:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Sets up a local virtual environment and runs the bot or the tests.
 
-    python3 tasks.py run [bot.py arguments]   # set up, then run the bot
+    python3 tasks.py run [bot.py arguments]   # set up, then run the bot (or --verify FILE, --console, …)
     python3 tasks.py test [pytest arguments]  # set up, then lint, type-check, check the layers, run every test
 
 Only the Python standard library is used here, so this works on a fresh machine
@@ -133,6 +133,15 @@ def check(name: str, args: list[str], *, root: Path = ROOT) -> int:
     return status
 
 
+def from_caller(args: list[str], caller: Path) -> list[str]:
+    """Returns bot.py's arguments with each file that exists where the command was run made absolute.
+
+    ``run`` starts bot.py from the project folder, so ``python3 tasks.py run --verify xisk-12.json``
+    in the downloads folder still finds the file.
+    """
+    return [str((caller / a).resolve()) if not a.startswith("-") and (caller / a).is_file() else a for a in args]
+
+
 def main(argv: list[str]) -> int:
     """Runs ``run`` or ``test``; returns the exit status."""
     if not argv or argv[0] not in {"run", "test"}:
@@ -140,10 +149,11 @@ def main(argv: list[str]) -> int:
         print(__doc__.strip().splitlines()[3], file=sys.stderr)
         return 2
     task, rest = argv[0], argv[1:]
+    caller = Path.cwd()
     os.chdir(ROOT)
     if task == "run":
         ensure_venv(dev=False)
-        return subprocess.call([str(PYTHON), "bot.py", *rest])
+        return subprocess.call([str(PYTHON), "bot.py", *from_caller(rest, caller)])
     ensure_venv(dev=True)
     for name, args in CHECKS:
         status = check(name, args)

@@ -47,8 +47,9 @@ async def export(interaction: Interaction, game: int | None) -> None:
     await interaction.followup.send(
         f"{data['title']} game {data['id']} ({data['status']}, {moves} moves): the fair-dice record, every move"
         f" with its dice, and the end{', signed by this bot' if mark else ''}. Check it with"
-        f" `python bot.py --verify {name}{mark}` (or its draws alone with `python3 tools/check_draws.py {name}`);"
-        f" replay it with `python bot.py --console --load {name}`.",
+        f" `python3 tasks.py run --verify {name}{mark}` (its draws alone:"
+        f" `python3 tools/check_draws.py {name}`);"
+        f" replay it with `python3 tasks.py run --console --load {name}`.",
         file=discord.File(fp=io.BytesIO(body), filename=name),
         ephemeral=True,
     )

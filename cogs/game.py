@@ -279,7 +279,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         notation = [f"**{kit.title}**: {kit.notation_help}" for _, kit in sorted(KITS.items()) if kit.notation_help]
         mark = await bot_fingerprint(self.bot.tables.store.db)
         signed = (f"Records (`/table export`) are signed by this bot's key **{mark}**: check one with"
-                  f" `python bot.py --verify FILE --key {mark}`.")
+                  f" `python3 tasks.py run --verify FILE --key {mark}`.")
         text = "\n".join([HELP.format(games=games or "none installed"), *notation, *command_lines(self.bot), signed])
         for piece in chunks(text):
             await interaction.followup.send(piece, ephemeral=True)

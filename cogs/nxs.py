@@ -53,6 +53,14 @@ class NxsCog(commands.GroupCog, group_name="nxs", group_description="NXS: a two-
             return None
         return table if table.row.game == "nxs" and table.game is not None else None
 
+    async def _in_lobby(self, interaction: Interaction) -> bool:
+        """True when the channel's table is an NXS game still in its lobby."""
+        try:
+            table = await self.bot.tables.table(str(interaction.channel_id))
+        except GameError:
+            return False
+        return table.row.game == "nxs" and table.row.status == "lobby"
+
     async def _legal(self, interaction: Interaction, kind: str) -> list[list[str]]:
         table = await self._table(interaction)
         name = table.name_of(str(interaction.user.id)) if table else None
@@ -133,6 +141,10 @@ class NxsCog(commands.GroupCog, group_name="nxs", group_description="NXS: a two-
         """Replies ephemerally with the picture highlighting one ship's options."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         table = await self._table(interaction)
+        if table is None and await self._in_lobby(interaction):
+            await interaction.followup.send("The NXS game here has not started yet: its ships are shown once it has"
+                                            " (`/game start`).", ephemeral=True)
+            return
         if table is None or table.game is None:
             await interaction.followup.send("There is no NXS game in this channel.", ephemeral=True)
             return

@@ -13,6 +13,7 @@ import discord
 from cogs.client import Tablehost, refusal
 from cogs.prompts import Pager
 from engines import KITS, GameError
+from engines.core import shown
 
 PAGE_LIMIT = 1800
 
@@ -30,7 +31,9 @@ def pages(game: str) -> tuple[str, ...]:
     kit = KITS.get(game)
     path = kit.rules if kit is not None else None
     if path is None or not path.is_file():
-        raise GameError(f"There is no rules summary for '{game}' yet.")
+        having = ", ".join(f"`{name}`" for name, k in sorted(KITS.items()) if k.rules is not None and k.rules.is_file())
+        what = f"a rules summary for '{shown(game, 30)}' yet" if kit is not None else f"game called '{shown(game, 30)}'"
+        raise GameError(f"There is no {what}. Games with a rules summary: {having or 'none'}.")
     found = tuple(p.strip() for p in path.read_text(encoding="utf-8").split("\n---\n") if p.strip())
     for n, page in enumerate(found, 1):
         if len(page) > PAGE_LIMIT:

@@ -135,7 +135,7 @@ def reveal_line(server_seed: str, sealed: str, entropy: str) -> str:
     """Returns the line that reveals a finished game's server seed."""
     return (f"🎲 Fair dice revealed: server seed {server_seed}; its SHA-256 is {sealed}, the commitment posted when"
             f" the table opened and on every board. Entropy \"{entropy}\". /table export lists every draw;"
-            " tools/check_draws.py or bot.py --verify checks them.")
+            " tools/check_draws.py or tasks.py run --verify checks them.")
 
 
 def old_commit_line(seed: int, salt: str) -> str:
@@ -148,4 +148,4 @@ def old_reveal_line(seed: int, salt: str) -> str:
     """Returns the reveal of a game on the old scheme (started before keyed draws)."""
     return (f"🎲 Fair dice revealed: seed {seed}, salt {salt}; SHA-256 of \"{seed}:{salt}\" is"
             f" {commitment(seed, salt)}, the commitment on every board of this game. /table export, then"
-            " bot.py --verify, checks every roll.")
+            " tasks.py run --verify, checks every roll.")

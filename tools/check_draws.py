@@ -48,7 +48,7 @@ def load(path: str) -> dict[str, Any]:
     dice = data.get("dice")
     if data.get("version") == 1 or (isinstance(dice, dict) and dice.get("scheme") == "splitmix64"):
         raise Unreadable("this game rolled the old SplitMix64 dice, not keyed draws: old-scheme games are "
-                         "checked only by `python bot.py --verify FILE`")
+                         "checked only by `python3 tasks.py run --verify FILE`")
     if data.get("version") != 2:
         raise Unreadable(f"version {data.get('version')!r}: this script reads version 2 exports only")
     if not isinstance(dice, dict) or dice.get("scheme") != "hmac-sha256":

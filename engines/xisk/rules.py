@@ -155,6 +155,8 @@ def apply_move(s: XiskState, board: Board, players: list[str], player: str, move
 
 
 def _claim(s: XiskState, board: Board, players: list[str], player: str, country: str) -> list[Event]:
+    if s.owner[country] == player:
+        raise IllegalMove(f"You can't claim {board.names[country]}: you already own it.")
     if s.owner[country] is not None:
         raise IllegalMove(f"You can't claim {board.names[country]}: {s.owner[country]} already owns it.")
     card, _ = s.claim_queue.pop(0)

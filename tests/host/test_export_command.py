@@ -50,7 +50,7 @@ async def test_the_channels_latest_finished_game_comes_as_a_private_file(tables:
     assert answer["ephemeral"] is True
     assert answer["file"].filename == f"xisk-{latest}.json"
     assert f"XISK game {latest} (finished, 41 moves)" in answer["content"]
-    assert f"python bot.py --verify xisk-{latest}.json" in answer["content"]
+    assert f"python3 tasks.py run --verify xisk-{latest}.json" in answer["content"]
     body = answer["file"].fp.read()
     assert len(body) < MAX_FILE and verify(load_export(body)).ok
     assert json.loads(body)["id"] == latest

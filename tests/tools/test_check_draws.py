@@ -261,14 +261,14 @@ def test_json_that_is_no_export_exits_2(tmp_path: Path) -> None:
 def test_a_version_1_file_exits_2_pointing_to_the_bots_verifier(tmp_path: Path) -> None:
     old = {"format": "tablehost-game", "version": 1, "game": "xisk", "players": [], "seed": 1234, "salt": "00ff",
            "commitment": "ab" * 32, "moves": []}
-    assert "old-scheme games are checked only by `python bot.py --verify FILE`" in unreadable(tmp_path, old)
+    assert "old-scheme games are checked only by `python3 tasks.py run --verify FILE`" in unreadable(tmp_path, old)
 
 
 def test_a_splitmix64_game_exits_2_pointing_to_the_bots_verifier(tmp_path: Path) -> None:
     data = valid_export()
     data["dice"] = {"scheme": "splitmix64", "seed": 1234, "salt": "00ff", "commitment": "ab" * 32,
                     "commitment_message": None, "draws": None}
-    assert "old SplitMix64 dice" in unreadable(tmp_path, data) and "bot.py --verify" in unreadable(tmp_path, data)
+    assert "old SplitMix64 dice" in unreadable(tmp_path, data) and "tasks.py run --verify" in unreadable(tmp_path, data)
 
 
 def test_a_newer_version_or_a_malformed_draw_exits_2(tmp_path: Path) -> None:

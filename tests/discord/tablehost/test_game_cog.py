@@ -452,6 +452,12 @@ async def test_rules_come_privately_in_pages(discord_test: DiscordTest) -> None:
     assert nexo.ephemeral and "*Page 1 of 5*" in nexo.content
 
 
+async def test_rules_of_an_unknown_game_list_the_games_that_have_a_summary(discord_test: DiscordTest) -> None:
+    record = await discord_test.slash("game", "rules", user="ann", game="risk")
+    assert record.ephemeral and record.content.startswith("There is no game called 'risk'. Games with a rules summary:")
+    assert all(f"`{name}`" in record.content for name in ("nexo", "nxs", "xisk"))
+
+
 async def test_rules_without_a_game_here_name_the_games_instead_of_guessing(discord_test: DiscordTest) -> None:
     record = await discord_test.slash("game", "rules", user="ann")
     assert record.ephemeral and record.content.startswith("Which game? `/game rules game:<name>`")

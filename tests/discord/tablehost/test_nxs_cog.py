@@ -143,3 +143,11 @@ async def test_undo_takes_back_a_move_step_and_edits_the_live_board(discord_test
     assert f"Ann takes back their move ({move})." in said(dt.messages("general")[-1])
     refused = await dt.slash("game", "undo", user="bob")
     assert refused.ephemeral and "Only your own last move" in refused.content
+
+
+async def test_show_in_an_nxs_lobby_says_the_game_has_not_started(discord_test: DiscordTest) -> None:
+    await discord_test.slash("nxs", "new", user="ann")
+    record = await discord_test.slash("nxs", "show", user="ann", cell="a1")
+    assert record.ephemeral and record.content.startswith("The NXS game here has not started yet")
+    bare = await discord_test.slash("nxs", "show", user="ann", channel="table-1", cell="a1")
+    assert bare.content == "There is no NXS game in this channel."

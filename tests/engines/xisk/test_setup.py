@@ -60,6 +60,20 @@ def test_claiming_a_claimed_country_is_illegal() -> None:
         g.play(g.to_act()[0], "claim alaska")
 
 
+def test_claiming_your_own_country_says_you_already_own_it() -> None:
+    """The refusal speaks to the player: "you already own it", not their own name."""
+    for seed in range(100):  # a deal where one player claims twice in a row
+        g = Xisk.new(["ann", "bob"], seed=seed)
+        first = g.to_act()[0]
+        g.play(first, "claim alaska")
+        if g.to_act() == [first]:
+            break
+    else:
+        pytest.fail("no deal gives one player two claims in a row")
+    with pytest.raises(IllegalMove, match=r"^You can't claim Alaska: you already own it\.$"):
+        g.play(first, "claim alaska")
+
+
 def test_neutral_chip_on_unclaimed_countries_with_4_players() -> None:
     g = Xisk.new(["a", "b", "c", "d"], seed=5)
     _claim_all(g)

@@ -118,7 +118,8 @@ async def elsewhere(interaction: Interaction, err: GameError) -> str:
 async def ask_first(interaction: Interaction, move: str, game: str | None) -> bool:
     """Asks "are you sure?" (ephemeral, with Yes/Cancel) before a move that needs it; returns whether it asked.
 
-    Nothing is asked about a move that will be refused anyway (no game, another game, not seated).
+    Nothing is asked about a move that will be refused anyway (no game, another game, not seated, a move
+    the rules refuse or cannot read).
     """
     try:
         table = await interaction.client.tables.table(str(interaction.channel_id))
@@ -131,6 +132,10 @@ async def ask_first(interaction: Interaction, move: str, game: str | None) -> bo
     question = confirmation(table, player, move)
     view = confirm_view(table.row.id, table.row.version, move) if question else None
     if question is None or view is None:
+        return False
+    try:  # read and checked first: a move the rules refuse is refused at once, never asked about
+        table.game.clone().play(player, move)
+    except GameError:
         return False
     await interaction.followup.send(question, view=view, ephemeral=True)
     return True
@@ -169,9 +174,7 @@ async def play_move(
         await interaction.response.edit_message(content=f"Playing `{move[:60]}`…", view=None)
     else:
         await begin(interaction)
-        if await ask_first(interaction, move, game):
-            return
-    if button is not None:
+    if button is not None:  # a stale button is refused before anything is asked about its move
         row = await bot.tables.store.active_game(channel_id, snapshot=False)
         stale = None
         if row is None or row.id != button[0] or row.status is not Status.RUNNING:
@@ -183,6 +186,8 @@ async def play_move(
             if not confirmed:
                 await drop_buttons(interaction)
             return
+    if not confirmed and await ask_first(interaction, move, game):
+        return
     try:
         out = await bot.tables.act(
             channel_id,

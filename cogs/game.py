@@ -173,8 +173,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             await interaction.followup.send(refusal(err), ephemeral=True)
             return
         if table.game is None:
-            names = ", ".join(s.name for s in table.seats) or "nobody yet"
-            await interaction.followup.send(f"{table.title} table, not started. Seated: {names}.", ephemeral=True)
+            await interaction.followup.send(unstarted_line(table), ephemeral=True)
             return
         png = await self.bot.picture(table.row.game, table.game.view(None), title=table.title)
         await channel_of(interaction).send(
@@ -326,3 +325,11 @@ async def setup(bot: Tablehost) -> None:
     """Adds the shared cogs, ``/game`` and ``/table`` (discord.py extension entry point)."""
     await bot.add_cog(GameCog(bot))
     await bot.add_cog(TableCog(bot))
+
+
+def unstarted_line(table: Table) -> str:
+    """Returns what ``/game board`` says of a table whose game never started: open, or closed before it began."""
+    names = ", ".join(s.name for s in table.seats)
+    if table.row.status is Status.LOBBY:
+        return f"{table.title} table, not started. Seated: {names or 'nobody yet'}."
+    return f"{table.title} table ({table.row.status}): it closed before the game started, so there is no board."

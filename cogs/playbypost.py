@@ -144,7 +144,7 @@ async def status(interaction: Interaction) -> None:
         await interaction.followup.send(refusal(err), ephemeral=True)
         return
     row = await bot.timekeeper.clocks.get(table.row.id)
-    lines = [f"**{table.title}** ({table.row.status}): {', '.join(s.name for s in table.seats) or 'nobody'}."]
+    lines = [f"**{table.title}** ({table.row.status}): {', '.join(s.name for s in table.seats) or 'nobody seated'}."]
     if table.game is not None and table.row.status is Status.RUNNING:
         since = f" since {when(row.started_at)}" if row is not None and row.started_at else ""
         lines.append(f"To act: {', '.join(table.game.to_act())}{since}.")

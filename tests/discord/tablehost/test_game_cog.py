@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from cogs.buttons import custom_id
+from host.tables import Tables
 from tests.discord.tablehost.helpers import last_turn_message, open_tally, pictures, said
 from tests.fakediscord.api import DiscordTest
 from tests.fakediscord.payloads import MEMBER_PERMISSIONS
@@ -469,3 +471,29 @@ async def test_help_says_how_each_game_s_moves_are_written(discord_test: Discord
     text = "\n".join(m.content for m in discord_test.ephemerals("ann"))
     assert record.ephemeral and "**XISK**: Moves: `claim <country>`" in text
     assert "**NXS**: Moves: `move <from> <to>`, `capture <from> <to>`" in text
+
+
+async def test_a_closed_lobby_is_aborted_in_both_status_and_board(discord_test: DiscordTest) -> None:
+    await discord_test.slash("game", "new", user="ann", game="xisk")
+    await discord_test.slash("game", "leave", user="ann")  # the last seat leaves: the table closes
+    status = await discord_test.slash("game", "status", user="bob")
+    assert status.content.splitlines()[0] == "**XISK** (aborted): nobody seated."
+    board = await discord_test.slash("game", "board", user="bob")
+    assert board.content == "XISK table (aborted): it closed before the game started, so there is no board."
+
+
+async def test_a_stale_button_whose_move_asks_first_is_refused_as_out_of_date(
+    discord_test: DiscordTest, tables: Tables
+) -> None:
+    dt = discord_test
+    await open_tally(dt, "ann", "bob")
+    first = last_turn_message(dt)
+    table = await tables.table(str(dt.channel("general").id))
+    stale = custom_id(table.row.id, table.row.version, "resign")  # a give-up: asked about when current
+    left = {"type": 1, "components": [{"type": 2, "style": 4, "label": "Resign", "custom_id": stale}]}
+    await dt.slash("game", "play", user="ann", move="add 1")
+    await dt.slash("game", "play", user="bob", move="add 1")  # ann's turn again, two versions on
+    first.payload["components"] = [left]  # as if the edit that took it off had failed
+    record = await dt.click(first, "Resign", user="ann")
+    assert record.content.startswith("This button is out of date"), record.content
+    assert (await tables.table(str(dt.channel("general").id))).row.version == 2

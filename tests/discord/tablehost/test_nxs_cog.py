@@ -151,3 +151,13 @@ async def test_show_in_an_nxs_lobby_says_the_game_has_not_started(discord_test: 
     assert record.ephemeral and record.content.startswith("The NXS game here has not started yet")
     bare = await discord_test.slash("nxs", "show", user="ann", channel="table-1", cell="a1")
     assert bare.content == "There is no NXS game in this channel."
+
+
+async def test_a_move_that_cannot_be_read_is_refused_before_any_question(discord_test: DiscordTest) -> None:
+    await discord_test.slash("nxs", "new", user="ann")
+    await discord_test.slash("game", "join", user="bob")
+    await discord_test.slash("game", "start", user="ann")
+    record = await discord_test.slash("game", "play", user="ann", move="resign please")
+    assert "Play it?" not in record.content and "resign please" in record.content, record.content
+    asked = await discord_test.slash("game", "play", user="ann", move="resign")
+    assert asked.content == "`resign` cannot be taken back. Play it?"  # a real resignation is still asked about

@@ -70,10 +70,10 @@ class Names:
 
     def text(self, value: str) -> str:
         """Returns a string with its ids, tokens, hex digests and timestamps replaced by names."""
+        value = SIGNATURE.sub("<signature>", value)  # hex first: a run of its digits would read as a snowflake
+        value = HEX.sub(lambda m: self.name("hex", m[0][:16]), value)
         value = TOKEN.sub(lambda m: self.name("token", m[0]), value)
         value = SNOWFLAKE.sub(lambda m: self.name("id", m[0]), value)
-        value = SIGNATURE.sub("<signature>", value)
-        value = HEX.sub(lambda m: self.name("hex", m[0][:16]), value)
         value = ISO.sub("<time>", value)
         return STAMP.sub(lambda m: f"<t:T{m[1] or ''}>", value)
 

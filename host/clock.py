@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 
 from engines import GameError
-from engines.core import shown
+from engines.core import Game, shown
 from host.db import Row, Tx
 
 HOUR = 3600.0
@@ -84,6 +84,25 @@ def span_text(seconds: float) -> str:
         return f"{hours} h {minutes} min" if minutes else f"{hours} h"
     return f"{minutes} min" if minutes else f"{secs} s"
 
+
+
+def has_skip(game: Game) -> bool:
+    """True when the game has a "do the least" skip of its own (without one, ``skip`` means forfeit)."""
+    return type(game).skip_moves is not Game.skip_moves
+
+
+def will_do(game: Game, on_timeout: str) -> str:
+    """Returns what the turn clock does when time runs out, in the game's own terms, for a reminder.
+
+    ``skip`` in a game without one, and ``forfeit``, give up by the game's own move (NXS resigns,
+    Nexohominis concedes); ``bot-<level>`` hands the turn to a bot.
+    """
+    if on_timeout.startswith("bot-"):
+        return f"hands the turn to a bot ({on_timeout[4:]})"
+    if on_timeout == "skip" and has_skip(game):
+        return "skips the turn"
+    move = game.FORFEIT_MOVE
+    return f"{move}s for them" if move else "ends the game for them"
 
 @dataclass(frozen=True)
 class ClockSettings:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from engines import GameError
 from engines.core import Event, Game, is_public
 from host.bot_seats import bot_turn
-from host.clock import ClockSettings, span_text
+from host.clock import ClockSettings, has_skip, span_text
 from host.outbox import Outbox
 from host.store import StaleVersion, Status
 from host.table import Refusal, Table, secret_part
@@ -48,9 +48,10 @@ class TablesTimeouts(TablesCache, TablesOutbox):
                 planned = await asyncio.to_thread(bot_turn, current.clone(), name, settings.on_timeout[4:])
             turn = self._clock_moves(table, name, settings.on_timeout, planned)
             game, played = turn.game, turn.moves
+            policy = "forfeit" if turn.policy == "skip" and not has_skip(current) else turn.policy  # no skip: gives up
             what = {
                 "forfeit": f"{name} forfeits by the clock", "skip": f"{name} has the turn skipped by the clock"
-            }.get(turn.policy, f"a bot ({turn.policy[4:]}) plays {name}'s turn until they act again")
+            }.get(policy, f"a bot ({policy[4:]}) plays {name}'s turn until they act again")
             try:
                 out = self._move_outbox(table, game, turn.events, acting_before, secrets_before, "; ".join(played),
                                         version + len(played))

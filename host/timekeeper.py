@@ -23,7 +23,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from host import clock
-from host.clock import ClockRow, ClockSettings, span_text
+from host.clock import ClockRow, ClockSettings, span_text, will_do
 from host.clock_store import Clocks
 from host.outbox import Outbox
 from host.store import GameRow, Status, StoreError
@@ -116,7 +116,7 @@ class Timekeeper:
         if not users or row.started_at is None:
             return None
         left = span_text(row.started_at + row.settings.timeout - now)
-        then = "skips the turn" if row.settings.on_timeout == "skip" else "forfeits the game"
+        then = will_do(table.game, row.settings.on_timeout)
         out = _notice(game, {s.player_id: s.name for s in table.seats}, [
             f"⏰ Reminder: it is {' and '.join(names)}'s move. {left} left, then the clock {then}.",
         ])

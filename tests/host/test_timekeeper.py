@@ -6,7 +6,8 @@ import asyncio
 
 import pytest
 
-from host.clock import ClockSettings
+from engines import GAMES
+from host.clock import ClockSettings, will_do
 from host.outbox import Outbox
 from host.store import Status, Store
 from host.tables import Person, Refusal, Tables
@@ -216,3 +217,23 @@ async def test_the_clock_s_moves_cannot_be_taken_back(kept, clock: Clock) -> Non
     await keeper.tick()  # Ann's turn skipped again: her last move is the clock's
     with pytest.raises(Refusal, match="played by the turn clock"):
         await tables.undo(CHANNEL, ANN)
+
+
+@pytest.mark.parametrize(("game", "on_timeout", "words"), [
+    ("xisk", "skip", "skips the turn"), ("xisk", "forfeit", "resigns for them"),
+    ("nxs", "skip", "resigns for them"), ("nxs", "forfeit", "resigns for them"),  # NXS has no skip
+    ("nexo", "skip", "skips the turn"), ("nexo", "forfeit", "concedes for them"),
+    ("xisk", "bot-normal", "hands the turn to a bot (normal)"), ("nxs", "bot-easy", "hands the turn to a bot (easy)"),
+])
+def test_the_reminder_names_what_the_clock_will_do_in_each_game(game: str, on_timeout: str, words: str) -> None:
+    assert will_do(GAMES[game].new(["ann", "bob"], seed=1), on_timeout) == words
+
+
+async def test_an_nxs_timeout_on_skip_says_the_player_forfeits(tables: Tables) -> None:
+    await tables.create(channel_id=CHANNEL, guild_id="1", game="nxs", creator=ANN, options={})
+    await tables.join(CHANNEL, BOB)
+    await tables.start(CHANNEL, ANN, seed=3)
+    table = await tables.table(CHANNEL)
+    out = await tables.time_out(table.row.id, table.row.version, ClockSettings(on_timeout="skip"))
+    assert out is not None and "forfeits by the clock (resign)" in out.lines[0], out.lines[0]
+    assert "skipped" not in out.lines[0] and (await tables.table(CHANNEL)).game.is_over

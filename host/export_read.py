@@ -22,7 +22,6 @@ from engines.core.reader import FieldError, Reader, at, check_plain, show_value
 from engines.core.rng import KEYED, MAX_ENTROPY, SEED_PATTERN, SPLITMIX, Draw, keyed_seed
 from host.fairness import join_part
 from host.signing import check as check_signature
-from host.signing import fingerprint
 from host.store import Status
 
 FORMAT = "tablehost-game"
@@ -99,9 +98,13 @@ class Export:
     commitment_message: str | None = None
     draws: list[Draw] | None = None
     signature: tuple[bool, str] | None = None
-    """Whether the bot's signature holds (version 2), with its line (:func:`host.signing.check`); None: version 1."""
-    signer: str | None = None
-    """The fingerprint of the key that signed the file, when the signature holds."""
+    """Whether the bot's signature holds (version 2), and the signer's fingerprint or why not
+    (:func:`host.signing.check`); None: version 1, written before exports were signed."""
+
+    @property
+    def signer(self) -> str | None:
+        """The fingerprint of the key that signed the file, when the signature holds."""
+        return self.signature[1] if self.signature is not None and self.signature[0] else None
 
     @property
     def names(self) -> list[str]:
@@ -203,14 +206,8 @@ def _read(data: dict[str, Any]) -> Export:
     return Export(
         game=name, title=cls.TITLE, status=status, options=options, players=players, moves=moves, winners=winners,
         final_state=final, game_id=game_id, created=_time(r, data, "created", ""), ended=_time(r, data, "ended", ""),
-        version=version, signature=check_signature(data) if version >= 2 else None,
-        signer=_signer(data), **fair,
+        version=version, signature=check_signature(data) if version >= 2 else None, **fair,
     )
-
-
-def _signer(data: dict[str, Any]) -> str | None:
-    sig = data.get("signature")
-    return fingerprint(str(sig.get("key"))) if isinstance(sig, dict) and check_signature(data)[0] else None
 
 
 SCHEMA = "export_schema.json"

@@ -35,8 +35,6 @@ import secrets
 import unicodedata
 from typing import Any
 
-from engines.core.rng import KEYED, SPLITMIX
-
 SALT_BYTES = 16
 SEED_BYTES = 32
 """A server seed's size: 256 bits."""
@@ -46,10 +44,6 @@ NO_JOIN = "-"
 """A seat's part when it was taken without an interaction (the console, a rematch)."""
 BOT_JOIN = "bot"
 """A bot seat's part: the host chose it, so it adds nothing a player could rely on."""
-
-__all__ = ["KEYED", "SPLITMIX", "commitment", "digest", "game_entropy", "join_part", "new_server_seed", "own_text",
-           "seal"]
-
 
 def new_server_seed() -> str:
     """Returns a fresh secret server seed: 256 random bits from the OS, as 64 hex digits."""

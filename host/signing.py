@@ -58,7 +58,7 @@ def sign(data: dict[str, Any], key: Ed25519PrivateKey) -> dict[str, Any]:
 
 
 def check(data: dict[str, Any]) -> tuple[bool, str]:
-    """Returns whether the file's signature holds, and the line that says so."""
+    """Returns whether the file's signature holds, and then the signing key's fingerprint, else why not."""
     sig = data.get("signature")
     if not isinstance(sig, dict) or sig.get("scheme") != SCHEME:
         return False, "signature: the file carries no signature of the bot's"
@@ -67,12 +67,14 @@ def check(data: dict[str, Any]) -> tuple[bool, str]:
         public.verify(bytes.fromhex(str(sig.get("value"))), canonical(data))
     except (ValueError, InvalidSignature):
         return False, "signature: the file was changed after the bot signed it (or the signature was)"
-    return True, (f"Signature: the file is as the bot signed it, with key {fingerprint(str(sig['key']))}"
-                  " (compare it with the key /game help shows): match.")
+    return True, fingerprint(str(sig["key"]))
 
 
 async def bot_key(db: Database) -> Ed25519PrivateKey:
     """Returns the bot's signing key, made and stored on first use (once, whichever process is first)."""
+    stored = await db.read(lambda tx: tx.fetchval("SELECT private FROM signing_key WHERE id = 1"))
+    if stored is not None:  # a read, not a write, every time but the first
+        return Ed25519PrivateKey.from_private_bytes(bytes.fromhex(str(stored)))
     fresh = new_key().private_bytes_raw().hex()
 
     async def work(tx: Tx) -> str:

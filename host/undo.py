@@ -82,11 +82,4 @@ def _values(value: Any) -> Iterator[str | int | float]:
 
 def _words(value: Any) -> Iterator[str]:
     """Yields every text inside a JSON value (numbers and keys say too little to count as a secret)."""
-    if isinstance(value, dict):
-        for v in value.values():
-            yield from _words(v)
-    elif isinstance(value, list | tuple):
-        for v in value:
-            yield from _words(v)
-    elif isinstance(value, str):
-        yield value
+    return (v for v in _values(value) if isinstance(v, str))

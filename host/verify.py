@@ -183,15 +183,16 @@ def _check_signature(data: Export, key: str | None, report: Report) -> None:
             report.signature_problem = "signature: a version-1 file carries none, so it is not signed by that key"
             report.signature = f"{report.signature_problem}: MISMATCH."
         return
-    holds, line = data.signature
-    if holds and key is not None and key.strip().lower() != data.signer:
-        holds, line = False, f"signature: signed by key {data.signer}, not by the bot's key {key.strip().lower()}"
+    holds, said = data.signature
+    trusted = key.strip().lower() if key is not None else None
+    if holds and trusted not in (None, said):
+        holds, said = False, f"signature: signed by key {said}, not by the bot's key {trusted}"
     if holds:
-        report.signature = line if key is None else line.replace("(compare it with the key /game help shows)",
-                                                                 "(the key you gave)")
+        which = "the key you gave" if trusted else "compare it with the key /game help shows"
+        report.signature = f"Signature: the file is as the bot signed it, with key {said} ({which}): match."
     else:
-        report.signature_problem = line
-        report.signature = f"{line}: MISMATCH."
+        report.signature_problem = said
+        report.signature = f"{said}: MISMATCH."
 
 
 def _check_commitment(data: Export, report: Report) -> None:

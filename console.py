@@ -41,7 +41,7 @@ from host.options import parse_options
 from host.outbox import Outbox
 from host.store import Store
 from host.tables import Person, Table, Tables, secret_part
-from host.undo import UNDO
+from host.undo import TAKEBACK, TAKING_BACK, taken_back
 from render import render
 
 CHANNEL = "console"
@@ -223,11 +223,14 @@ class Replayer:
         self.steps.append(Step(None, game.to_json(), [e["text"] for e in game.opening_events() if is_public(e)]))
         standing: list[tuple[Move, str]] = []
         for m in self.data.moves:
-            if m.move == UNDO:
+            if m.move in TAKING_BACK:
                 if standing:
                     taken, before = standing.pop()
-                    game = type(game).from_json(before)
-                    line = f"{m.player} takes back their move ({taken.move})."
+                    previous = type(game).from_json(before)
+                    previous.load_state(taken_back(previous.dump_state(), game.dump_state(), m.move))
+                    game = previous
+                    line = (f"Takeback accepted by everyone: {taken.move} is taken back." if m.move == TAKEBACK
+                            else f"{m.player} takes back their move ({taken.move}).")
                 else:
                     line = f"{m.player} takes back nothing (no move stands)."
                 self.steps.append(Step(m, game.to_json(), [line]))

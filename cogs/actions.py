@@ -14,6 +14,7 @@ import discord
 
 from cogs.buttons import confirm_view, confirmation
 from cogs.client import refusal
+from cogs.picker import private
 from cogs.replies import JUMP, Interaction, begin, deliver, deliver_done, person
 from cogs.surface import title_of
 from engines import KITS, GameError
@@ -24,6 +25,52 @@ from host.tables import NoGame, Stale
 
 log = logging.getLogger(__name__)
 
+THREAD_LINKS = 5
+"""Threads a command in their parent channel lists at most."""
+THREAD_SCAN = 100
+"""Active games in a channel's threads that ``new`` looks through for a waiting lobby of its game."""
+
+
+async def in_threads(interaction: Interaction) -> str | None:
+    """Returns "This channel's games are played in threads: …" linking the active games in threads opened
+    from this channel (the newest first), or None when there are none."""
+    store = interaction.client.tables.store
+    games = await store.games_in_threads_of(str(interaction.channel_id), limit=THREAD_LINKS)
+    if not games:
+        return None
+    links = []
+    for row in games:
+        seated = len(await store.seats(row.id))
+        what = (f"table (lobby, {seated} seated)" if row.status is Status.LOBBY else
+                f"game (running, {seated} players)")
+        links.append(f"{title_of(row.game)} {what} in <#{row.channel_id}>")
+    return f"This channel's games are played in threads: {', '.join(links)}. Run the command there."
+
+
+async def refused(interaction: Interaction, err: GameError) -> str:
+    """Returns a refusal's text; "no game here", in a channel whose threads hold games, points to them instead."""
+    if isinstance(err, NoGame):
+        threads = await in_threads(interaction)
+        if threads is not None:
+            return threads
+    return refusal(err)
+
+
+async def waiting_lobby(interaction: Interaction, game: str) -> str | None:
+    """Returns where a lobby of ``game`` waits in a thread of this channel (the newest), or None when none does."""
+    store = interaction.client.tables.store
+    games = await store.games_in_threads_of(str(interaction.channel_id), limit=THREAD_SCAN)
+    lobby = next((row for row in games if row.game == game and row.status is Status.LOBBY), None)
+    if lobby is None:
+        return None
+    kit = KITS.get(game)
+    again = (f"/{kit.group} new" if kit is not None and kit.group else f"/game new game:{game}") + " another:true"
+    title = title_of(game)
+    if any(s.player_id == str(interaction.user.id) for s in await store.seats(lobby.id)):
+        return (f"Your {title} table is waiting for players in <#{lobby.channel_id}>: start it there (`/game start`)"
+                f" once they have joined, or run `{again}` to open a second one.")
+    return (f"A {title} table is waiting for players in <#{lobby.channel_id}>: join it there (`/game join`),"
+            f" or run `{again}` to open a second one.")
 
 
 async def open_table(
@@ -33,12 +80,15 @@ async def open_table(
     *,
     thread: bool | None = None,
     clock: ClockSettings | None = None,
+    another: bool = False,
 ) -> None:
     """Opens a lobby for ``game`` and announces it (``/<game> new``).
 
     With ``thread`` (by default, where the bot may create threads) the channel gets one
     line, which starts a public thread named after the game, and the game lives there.
     Where that is not allowed the game stays in the channel, and an explicit request says so.
+    A lobby of the same game waiting in one of the channel's threads is pointed to instead,
+    and nothing is opened, unless ``another``.
     """
     await begin(interaction)
     if interaction.guild_id is None:
@@ -52,11 +102,16 @@ async def open_table(
     try:
         if cls is not None:
             cls.check_options(options)  # refused before any thread is made
+            waiting = None if another else await waiting_lobby(interaction, game)
+            if waiting is not None:  # one table waits already: pointed to, nothing opened
+                await interaction.followup.send(waiting, ephemeral=True)
+                return
         wanted = bot.threads_by_default if thread is None else thread
+        parent_id = None
         if cls is not None and wanted:
             made = await game_thread(interaction, cls.TITLE)
             if made is not None:
-                channel_id = str(made.id)
+                channel_id, parent_id = str(made.id), channel_id
             elif thread:
                 note = " I can't create threads here, so the game stays in this channel."
         out = await bot.tables.create(
@@ -67,6 +122,7 @@ async def open_table(
             options=options,
             clock=clock,
             joined=str(interaction.id),
+            parent_id=parent_id,
         )
     except GameError as err:
         await interaction.followup.send(refusal(err), ephemeral=True)
@@ -103,10 +159,14 @@ async def live_link(interaction: Interaction, game_id: int) -> str:
 
 
 async def elsewhere(interaction: Interaction, err: GameError) -> str:
-    """Returns a refusal's text; "no game here" also links the caller's games in other channels."""
+    """Returns a refusal's text; "no game here" points to the games in this channel's threads, else also links
+    the caller's games in other channels."""
     text = refusal(err)
     if not isinstance(err, NoGame):
         return text
+    threads = await in_threads(interaction)
+    if threads is not None:
+        return threads
     games = [g for g in await interaction.client.tables.store.games_of(str(interaction.user.id))
              if g.channel_id != str(interaction.channel_id)]
     if not games:
@@ -129,7 +189,7 @@ async def ask_first(interaction: Interaction, move: str, game: str | None) -> bo
     running = table.row.status is Status.RUNNING and table.game is not None and not table.game.is_over
     if not running or player is None or (game is not None and table.row.game != game):
         return False
-    question = confirmation(table, player, move)
+    question = confirmation(move)
     view = confirm_view(table.row.id, table.row.version, move) if question else None
     if question is None or view is None:
         return False
@@ -139,6 +199,16 @@ async def ask_first(interaction: Interaction, move: str, game: str | None) -> bo
         return False
     await interaction.followup.send(question, view=view, ephemeral=True)
     return True
+
+
+async def stale_button(interaction: Interaction, button: tuple[int, int]) -> str | None:
+    """Returns why a button posted at (game id, version) may no longer play, or None while it may."""
+    row = await interaction.client.tables.store.active_game(str(interaction.channel_id), snapshot=False)
+    if row is None or row.id != button[0] or row.status is not Status.RUNNING:
+        return "This game has ended."
+    if row.version != button[1]:
+        return "This button is out of date: use the newest message" + await live_link(interaction, row.id) + "."
+    return None
 
 
 async def drop_buttons(interaction: Interaction) -> None:
@@ -165,27 +235,28 @@ async def play_move(
     running another game the move is refused, never read as that game's notation.
 
     ``button`` is (game id, version) when the move comes from a button; a stale
-    button is refused and its buttons removed. A move that gives up, or ends a
-    turn while other moves are legal, is first asked about (``confirmed`` is its "yes").
+    button is refused and its buttons removed. A move that gives something up is
+    first asked about (``confirmed`` is its "yes").
+
+    A click on a message only the clicker sees (a confirmation, a step of a picked
+    move, the hand menu) answers in that message: it becomes "Playing …", as
+    Discord lets an ephemeral message be edited only through its interactions.
     """
     bot = interaction.client
     channel_id = str(interaction.channel_id)
-    if confirmed:  # the "yes" of an ephemeral question: the question becomes the answer
-        await interaction.response.edit_message(content=f"Playing `{move[:60]}`…", view=None)
-    else:
+    in_place = confirmed or private(interaction)
+    if not in_place:
         await begin(interaction)
-    if button is not None:  # a stale button is refused before anything is asked about its move
-        row = await bot.tables.store.active_game(channel_id, snapshot=False)
-        stale = None
-        if row is None or row.id != button[0] or row.status is not Status.RUNNING:
-            stale = "This game has ended."
-        elif row.version != button[1]:
-            stale = "This button is out of date: use the newest message" + await live_link(interaction, row.id) + "."
-        if stale:
+    stale = await stale_button(interaction, button) if button is not None else None
+    if stale:  # a stale button is refused before anything is asked about its move
+        if in_place:
+            await interaction.response.edit_message(content=stale, view=None)
+        else:
             await interaction.followup.send(stale, ephemeral=True)
-            if not confirmed:
-                await drop_buttons(interaction)
-            return
+            await drop_buttons(interaction)
+        return
+    if in_place:  # the question, or the step, becomes the answer
+        await interaction.response.edit_message(content=f"Playing `{move[:60]}`…", view=None)
     if not confirmed and await ask_first(interaction, move, game):
         return
     try:
@@ -199,13 +270,13 @@ async def play_move(
         )
     except GameError as err:
         await interaction.followup.send(await elsewhere(interaction, err), ephemeral=True)
-        if isinstance(err, Stale) and not confirmed:
+        if isinstance(err, Stale) and not in_place:
             await drop_buttons(interaction)
         return
     if out.duplicate:
         await interaction.followup.send("That move was already played.", ephemeral=True)
         return
-    if button is not None and not confirmed:
+    if button is not None and not in_place:
         await drop_buttons(interaction)
     try:
         await deliver(interaction, out)

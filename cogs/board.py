@@ -4,15 +4,21 @@ A turn lasts while the same players must act. The announcement that opens it pos
 one message: an embed holding the picture, titled with the game, turn and phase, in
 the colour of the player to act, with the ping in the message's content. Each further
 move of that turn edits the message: the new picture, and the recap of the whole turn
-so far (trimmed from the top with "…"). Every board's footer carries the game's whole
-fair-dice commitment, so it stays in sight from the first move to the reveal. When the
-players to act change, a new message pings them and opens with a one-line summary of
-the turn that ended, and the previous board loses its buttons, however its last move was made.
+so far (trimmed from the top with "…"), with under it the next step of whoever must act
+now (:func:`steps`, worded by the game's surface), kept true at every edit. Every board's
+footer carries the game's whole fair-dice commitment, so it stays in sight from the first
+move to the reveal. When the players to act change, a new message pings them with their
+next step in its content ("<@id> Ann: place 6 chips (Supply phase), then attack or end."),
+its "Last turn" field sums up the turn that ended (:func:`last_turn`), and the previous
+board loses its buttons, however its last move was made; closed, a board keeps its recap
+and loses the step.
 
-A game may make a board last longer than one set of players to act (its surface's ``turn_key``):
-a Nexohominis board lasts a phase, its alternating activations edited in. Then a change
-of player within it pings no one who is at the table; a player who is away (see
-:attr:`~host.outbox.Outbox.away`) gets a new board and a ping, as at a turn's start.
+A game may make a board last otherwise than one set of players to act (its surface's
+``turn_key``): a XISK board lasts one numbered turn (so the player who claims last and
+plays first gets a board for their turn too), a Nexohominis board a phase, its alternating
+activations edited in. Then a change of player within it pings no one who is at the table;
+a player who is away (see :attr:`~host.outbox.Outbox.away`) gets a new board and a ping, as
+at a turn's start.
 
 Where the board is lives in the store with the game, so after a restart the next move
 edits the same message (or posts anew if it was deleted). A burst of moves is
@@ -27,12 +33,13 @@ from __future__ import annotations
 
 import io
 import logging
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from cogs import spectate
-from cogs.buttons import quick_view
+from cogs.picker import board_view
 from cogs.prompts import rematch_view
 from cogs.surface import surface_of
 from host.fairness import sealed_line
@@ -48,8 +55,16 @@ log = logging.getLogger(__name__)
 
 RECAP_LIMIT = 3500
 """Characters of recap in the embed (Discord allows 4,096 in a description)."""
-SUMMARY_LIMIT = 300
-"""Characters of the one-line summary of the last turn."""
+FIELD_LIMIT = 1024
+"""Characters of the "Last turn" field (Discord's limit on a field's value)."""
+EMBED_LIMIT = 6000
+"""Characters of one embed, title, description, fields and footer together (Discord's limit)."""
+STEP_LIMIT = 300
+"""Characters of one player's next step."""
+NOW_LIMIT = 500
+"""Characters of the next steps under the recap (with :data:`RECAP_LIMIT`, within a description's 4,096)."""
+LAST_TURN = "Last turn"
+"""The name of the field that sums up the turn before."""
 
 def turn_key(out: Outbox) -> tuple[str, ...]:
     """Returns what the announcement's board is for: its game surface's turn key, else who must act."""
@@ -70,12 +85,49 @@ def trimmed(lines: list[str], limit: int) -> str:
     return text if len(text) <= limit else "…" + text[-(limit - 1) :]
 
 
-def summary(recap: tuple[str, ...]) -> str:
-    """Returns the one line that sums up a finished turn for the next board's opening."""
-    if not recap:
-        return ""
-    line = " · ".join(r.strip() for r in recap if r.strip())
-    return line if len(line) <= SUMMARY_LIMIT else line[: SUMMARY_LIMIT - 1] + "…"
+def shorten(text: str, limit: int) -> str:
+    """Returns the text whole when it fits in ``limit`` characters, else its longest start that ends a word and
+    fits with "…" after it (a separator left at its end is dropped): a word is never cut. Raises ValueError for a
+    ``limit`` below 1.
+
+    >>> shorten("Bob took 3 countries (Alaska, Kamchatka, Peru).", 36)
+    'Bob took 3 countries (Alaska…'
+    >>> shorten("Ann adds 1. · Bob adds 2.", 16), shorten("short", 5), shorten("Supercalifragilistic", 8)
+    ('Ann adds 1.…', 'short', '…')
+    """
+    if limit < 1:
+        raise ValueError(f"cannot shorten text to {limit} characters")
+    if len(text) <= limit:
+        return text
+    cut = max((k for k in range(limit) if text[k].isspace()), default=0)  # the start text[:cut] ends a word
+    return text[:cut].rstrip().rstrip(",;:·–—").rstrip() + "…"
+
+
+def last_turn(out: Outbox, ended: Board) -> str:
+    """Returns the turn that ended in short, for the next board's "Last turn" field (at most :data:`FIELD_LIMIT`).
+
+    The game's surface sums the turn up from its public events when it can (names escaped here), else the
+    turn's recap lines (already escaped) are joined with " · ". Either is shortened at a word's end.
+    """
+    player = " and ".join(out.names[a] for a in ended.actors if a in out.names)
+    own = surface_of(out.game).summary(player, list(ended.events)) if player and ended.events else None
+    text = _escaped(own) if own else " · ".join(r.strip() for r in ended.recap if r.strip())
+    return shorten(text, FIELD_LIMIT)
+
+
+def steps(out: Outbox) -> list[str]:
+    """Returns the next step of each player who must act after ``out``, as their game words it, escaped for Discord.
+
+    ``out.names`` gives the seat the game knows each player by; a player it does not name is left out.
+    """
+    surface, view = surface_of(out.game), out.view or {}
+    seats = [out.names[uid] for uid in out.to_act if uid in out.names]
+    return [shorten(_escaped(surface.step(view, seat)), STEP_LIMIT) for seat in seats]
+
+
+def _escaped(text: str) -> str:
+    """Returns game text with display names shown as typed, never as formatting or a ping."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
 
 
 def colour(out: Outbox) -> discord.Colour:
@@ -99,7 +151,7 @@ async def show(
 ) -> None:
     """Posts or edits the game's live board for a move (or a start) announcement.
 
-    ``lines`` are this announcement's public lines, ``head`` the ping and notes for
+    ``lines`` are this announcement's public lines, ``head`` the pings, steps and notes for
     the content of a new board, ``table`` the game when it is still at ``out``'s
     version (its buttons go on the board), else None.
     """
@@ -108,29 +160,28 @@ async def show(
     key = turn_key(out)
     called_back = bool(set(out.mention) & set(out.away))  # someone must act who is not at the table
     same_turn = board is not None and bool(out.to_act) and key == board.actors and not called_back
+    kept = tuple(out.events) if surface_of(out.game).turn_summary is not None else ()  # what a summary reads
     if same_turn and board is not None:
-        recap = (*board.recap, *lines)
+        turn = replace(board, recap=(*board.recap, *lines), events=(*board.events, *kept))
         if await _newer_in_turn(bot, out):  # coalesced: the newest of the burst edits the message
-            await store.set_board(out.game_id, Board(board.message_id, board.actors, recap))
+            await store.set_board(out.game_id, turn)
             return
-        if await _edit(bot, channel, out, table, board.message_id, recap):
-            await store.set_board(out.game_id, Board(board.message_id, board.actors, recap))
+        if await _edit(bot, channel, out, table, turn):
+            await store.set_board(out.game_id, turn)
             out.receipt["edited"] = board.message_id
             return
-        recap = tuple(lines)  # the board was deleted: a new one carries this move
+        fresh = replace(turn, recap=tuple(lines))  # the board was deleted: a new one carries this move
     elif board is None:  # the game's first board (its start): its lines open it, they are no one's turn
-        message = await _post(bot, channel, out, table, tuple(lines), head=head, pings=pings)
+        message = await _post(bot, channel, out, table, Board("", key, tuple(lines)), head=head, pings=pings)
         await store.set_board(out.game_id, Board(str(message.id), key, ()))
         return
-    else:  # this move ended the turn: it closes the old board, and the new one opens with its summary
-        ended = (*board.recap, *lines) if not out.finished else board.recap
-        recap = tuple(lines) if out.finished else ()
-        await _close(bot, channel, out.game_id, board.message_id, ended)
-        opening = summary(ended)
-        if opening:
-            head = f"*Last turn:* {opening}\n{head}" if head else f"*Last turn:* {opening}"
-    message = await _post(bot, channel, out, table, recap, head=head, pings=pings)
-    await store.set_board(out.game_id, Board(str(message.id), key, recap))
+    else:  # this move ended the turn: it closes the old board, and the new one sums that turn up
+        # a game's last move opens the final board (its lines say how it ended), so the turn before ends without it
+        ended = board if out.finished else replace(board, recap=(*board.recap, *lines), events=(*board.events, *kept))
+        await _close(bot, channel, out.game_id, board.message_id, ended.recap)
+        fresh = Board("", key, tuple(lines) if out.finished else (), last_turn=last_turn(out, ended))
+    message = await _post(bot, channel, out, table, fresh, head=head, pings=pings)
+    await store.set_board(out.game_id, replace(fresh, message_id=str(message.id)))
 
 
 async def retire(bot: Tablehost, channel: discord.abc.Messageable, game_id: int) -> None:
@@ -149,16 +200,26 @@ async def _newer_in_turn(bot: Tablehost, out: Outbox) -> bool:
     )
 
 
-def _embed(bot: Tablehost, out: Outbox, table: Table | None, recap: tuple[str, ...]) -> tuple[discord.Embed, str]:
-    title = table.title if table else out.game.upper()
-    view = out.view or {}
+def _embed(bot: Tablehost, out: Outbox, table: Table | None, board: Board) -> tuple[discord.Embed, str]:
+    """Returns a live board's embed and its picture's file name: the title, the recap and the step, the turn before.
+
+    The recap gives way (trimmed from the top) to keep the whole embed within Discord's 6,000 characters.
+    """
+    title = surface_of(out.game).title(table.title if table else out.game.upper(), out.view or {})
+    footer = sealed_line(out.commitment, out.entropy) if out.commitment else ""
+    now = " ".join(steps(out))
+    step = f"**Now:** {shorten(now, NOW_LIMIT)}" if now else ""
+    room = EMBED_LIMIT - len(title) - len(footer) - len(step) - 1
+    if board.last_turn:
+        room -= len(LAST_TURN) + len(board.last_turn)
+    recap = trimmed(list(board.recap), min(RECAP_LIMIT, room))
     embed = discord.Embed(
-        title=surface_of(out.game).title(title, view),
-        description=trimmed(list(recap), RECAP_LIMIT) or None,
-        colour=colour(out),
+        title=title, description="\n".join(p for p in (recap, step) if p) or None, colour=colour(out)
     )
-    if out.commitment:  # the seed's seal, on every board: a doubtful player finds it whenever they look
-        embed.set_footer(text=sealed_line(out.commitment, out.entropy))
+    if board.last_turn:
+        embed.add_field(name=LAST_TURN, value=board.last_turn, inline=False)
+    if footer:  # the seed's seal, on every board: a doubtful player finds it whenever they look
+        embed.set_footer(text=footer)
     name = f"{out.game}-{out.game_id}-{out.version}.png"
     embed.set_image(url=f"attachment://{name}")
     return embed, name
@@ -178,7 +239,7 @@ def _buttons(table: Table | None, out: Outbox) -> discord.ui.View | None:
         return rematch_view(out.game_id) if over else None
     if table is None or table.game is None:
         return None
-    return quick_view(table)
+    return board_view(table, hand=bool(surface_of(table.row.game).hand_moves))
 
 
 async def _post(
@@ -186,12 +247,12 @@ async def _post(
     channel: discord.abc.Messageable,
     out: Outbox,
     table: Table | None,
-    recap: tuple[str, ...],
+    board: Board,
     *,
     head: str,
     pings: discord.AllowedMentions,
 ) -> discord.Message:
-    embed, name = _embed(bot, out, table, recap)
+    embed, name = _embed(bot, out, table, board)
     png = await _picture(bot, out, table)
     kwargs: dict[str, Any] = {"embed": embed, "file": _file(png, name), "allowed_mentions": pings}
     view = _buttons(table, out)
@@ -210,11 +271,11 @@ async def _edit(
     channel: discord.abc.Messageable,
     out: Outbox,
     table: Table | None,
-    message_id: str,
-    recap: tuple[str, ...],
+    board: Board,
 ) -> bool:
     """Edits the live board; returns False when it is gone (deleted), so a new one is posted."""
-    embed, name = _embed(bot, out, table, recap)
+    embed, name = _embed(bot, out, table, board)
+    message_id = board.message_id
     partial = _partial(channel, message_id)
     if partial is None:
         return False

@@ -23,31 +23,30 @@ from typing import Any
 
 import discord
 
-from cogs.client import Tablehost, apologise
+from cogs.client import Tablehost, apologise, refusal
+from cogs.replies import chunks
 from cogs.surface import GIVE_UP, MAX_BUTTONS, default_quick_moves, gives_up, surface_of
+from engines import GameError
+from host.store import Status
 from host.table import Table
+from host.tables import secret_part
 
 TEMPLATE = r"th1:(?P<game_id>[0-9]{1,18}):(?P<version>[0-9]{1,9}):(?P<move>[A-Za-z0-9+\-_.,]{1,80})"
 
-ENDS = frozenset({"end", "pass"})
-"""First words of moves that end a turn or phase: confirmed when other moves are still legal."""
-
-
-def confirmation(table: Table, player: str, move: str) -> str | None:
+def confirmation(move: str) -> str | None:
     """Returns the question to ask before ``move``, or None when it needs no confirmation.
 
-    A move that gives up asks always; one that ends a turn or phase asks when
-    the player could still do something else.
+    Only a move that gives something up for good asks (resign, concede, scrap, abort).
+    Ending a phase or a turn never does: a rulebook's compulsory steps are never among
+    the legal moves while they are due (XISK lists no ``end`` while supply is left, NXS no
+    ``move`` while a rotation is owed), so what ``end`` skips is optional by construction.
+
+    >>> confirmation("resign"), confirmation("end")
+    ('`resign` cannot be taken back. Play it?', None)
     """
     if gives_up(move):
         return f"`{move.strip()[:60]}` cannot be taken back. Play it?"
-    words = move.split()
-    if table.game is None or not words or words[0].lower() not in ENDS or player not in table.game.to_act():
-        return None
-    others = [m for m in table.game.legal_moves(player) if m.split()[0] not in ENDS and not gives_up(m)]
-    if not others:
-        return None
-    return f"`{words[0].lower()}` now? You could still make {len(others)} other move{'s' if len(others) != 1 else ''}."
+    return None
 
 
 def custom_id(game_id: int, version: int, move: str) -> str:
@@ -173,6 +172,56 @@ class MoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=PICK_T
             await apologise(interaction, err)
 
 
+class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"th1h"):
+    """"My cards" under a board: shows the clicker their own hand privately, with what they may play from it.
+
+    It is offered whatever the hand holds, so the button itself tells nobody anything.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(discord.ui.Button(label="My cards", emoji="🂠", style=discord.ButtonStyle.secondary,
+                                           custom_id="th1h"))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Button[Any], match: re.Match[str], /
+    ) -> HandButton:
+        """Rebuilds the button."""
+        return cls()
+
+    async def callback(self, interaction: discord.Interaction[Tablehost]) -> None:  # type: ignore[override]
+        """Answers as ``/game hand`` does."""
+        try:
+            await show_hand(interaction)
+        except Exception as err:
+            await apologise(interaction, err)
+
+
+async def show_hand(interaction: discord.Interaction[Tablehost]) -> None:
+    """Replies privately with the caller's hand in the channel's game, and a menu of what it may play now."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    try:
+        table = await interaction.client.tables.table(str(interaction.channel_id))
+    except GameError as err:
+        await interaction.followup.send(refusal(err), ephemeral=True)
+        return
+    name = table.name_of(str(interaction.user.id))
+    if name is None or table.game is None:
+        await interaction.followup.send("You have no hand here: you are not playing a started game.", ephemeral=True)
+        return
+    secret = secret_part(table.game, name)
+    text = surface_of(table.row.game).secret_text(secret) if secret else "This game has no hidden cards."
+    view, count = hand_view(table, name) if table.row.status is Status.RUNNING else (None, 0)
+    pieces = chunks(text)
+    for piece in pieces[:-1]:
+        await interaction.followup.send(piece, ephemeral=True)
+    if view is not None:
+        shown = "" if count <= 25 else f" (25 of {count} shown; `/game play` takes any)"
+        await interaction.followup.send(f"{pieces[-1]}\nPlay one now{shown}:", view=view, ephemeral=True)
+    else:
+        await interaction.followup.send(pieces[-1], ephemeral=True)
+
+
 def hand_view(table: Table, player: str) -> tuple[discord.ui.View | None, int]:
     """Returns the select menu of ``/game hand`` (None when there is nothing to choose) and how many choices exist."""
     choices = surface_of(table.row.game).hand_choices(table, player) if table.game is not None else []
@@ -194,26 +243,21 @@ def confirm_view(game_id: int, version: int, move: str) -> discord.ui.View | Non
     return view
 
 
-def quick_view(table: Table) -> discord.ui.View | None:
-    """Returns the buttons for the one player who must act now, or None."""
+def quick_moves(table: Table) -> list[tuple[str, str]]:
+    """Returns the (label, move) buttons for the one player who must act now (none when several must)."""
     if table.game is None or len(table.game.to_act()) != 1:
-        return None
+        return []
     player = table.game.to_act()[0]
     moves = surface_of(table.row.game).buttons(table, player)[:MAX_BUTTONS]
-    version = table.row.version
-    moves = [  # a button whose id the template cannot read would never be answered
-        (label, move)
-        for label, move in moves
-        if len(cid := custom_id(table.row.id, version, move)) <= 100 and re.fullmatch(TEMPLATE, cid)
-    ]
-    if not moves:
-        return None
-    view = discord.ui.View(timeout=None)
-    for label, move in moves:
-        view.add_item(MoveButton(table.row.id, version, move, label=label))
-    return view
+    # a button whose id the template cannot read would never be answered
+    return [(label, move) for label, move in moves if fits(custom_id(table.row.id, table.row.version, move))]
 
 
-__all__ = ["ENDS", "GIVE_UP", "MAX_BUTTONS", "CancelButton", "ConfirmButton", "MoveButton", "MoveSelect",
-           "confirm_view", "confirmation", "custom_id", "default_quick_moves", "gives_up", "hand_view",
-           "quick_view"]
+def fits(cid: str) -> bool:
+    """Tells whether a move button's custom_id fits Discord's 100 characters and reads back."""
+    return len(cid) <= 100 and re.fullmatch(TEMPLATE, cid) is not None
+
+
+__all__ = ["GIVE_UP", "MAX_BUTTONS", "CancelButton", "ConfirmButton", "HandButton", "MoveButton", "MoveSelect",
+           "confirm_view", "confirmation", "custom_id", "default_quick_moves", "fits", "gives_up", "hand_view",
+           "quick_moves", "show_hand"]

@@ -183,9 +183,26 @@ class Tablehost(commands.Bot):
         await self.announcer(self, out, late)
         if out.finished and out.game_id:  # idempotent; the sweep at start catches any missed
             try:
-                await self.ratings.record(out.game_id)
+                settled = await self.ratings.settle(out.game_id)
             except StoreError:
                 log.exception("game %s: its ratings are left to the next start's sweep", out.game_id)
+                return
+            if settled.news:
+                await self.tell_unrated(out, settled.news)
+
+    async def tell_unrated(self, out: Outbox, why: str) -> None:
+        """Tells a game's channel that the game just ended is not rated, and why (once: the rating is settled once).
+
+        Said after its ratings are settled, so a failure here only loses the note, never a rating.
+        """
+        try:
+            channel = self.get_channel(int(out.channel_id)) or await self.fetch_channel(int(out.channel_id))
+            if not isinstance(channel, discord.abc.Messageable):
+                return
+            await channel.send(f"This game is not rated: {why}.", nonce=f"th{out.id}u"[:25] if out.id else None,
+                               allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as err:
+            log.warning("game %s: could not say it is unrated (%s)", out.game_id, err.status)
 
     async def on_ready(self) -> None:
         """Logs who the bot is once connected, and starts delivering what is still pending."""

@@ -17,6 +17,7 @@ from cogs.client import Tablehost
 from cogs.hands import send_hands
 from cogs.reminders import send_reminders
 from cogs.replay import start_post
+from cogs.replies import chunks
 from cogs.seating import lobby_view
 from cogs.surface import surface_of
 from host.deliverer import Unreachable
@@ -24,9 +25,6 @@ from host.outbox import Outbox
 from host.tables import Refusal, Table
 
 log = logging.getLogger(__name__)
-
-LIMIT = 1900  # below Discord's 2,000 characters, leaving room for the mention line
-
 
 class Delivery(commands.Cog):
     """The cog that delivers: it makes :func:`announce` the bot's announcer while it is loaded."""
@@ -52,61 +50,6 @@ def public_text(out: Outbox) -> str:
     """Returns the channel text of an outbox, each event written by its game's surface."""
     surface = surface_of(out.game)
     return "\n".join([*out.lines, *(surface.event_text(e) for e in out.events)])
-
-
-def chunks(text: str, limit: int = LIMIT) -> list[str]:
-    r"""Splits text into pieces of at most ``limit`` characters, in order.
-
-    Lines stay whole where they fit; a longer line is broken at a space outside
-    any `code span`, and only a single word longer than ``limit`` is ever cut.
-
-    >>> chunks("head\n" + " ".join(["`redeem AS KS QS`"] * 3), limit=38)
-    ['head', '`redeem AS KS QS` `redeem AS KS QS`', '`redeem AS KS QS`']
-    """
-    out: list[str] = []
-    current = ""
-    for line in text.splitlines() or [""]:
-        for part in _line_parts(line, limit):
-            if current and len(current) + 1 + len(part) <= limit:
-                current = f"{current}\n{part}"
-            else:
-                if current:
-                    out.append(current)
-                current = part
-    out.append(current)
-    return out
-
-
-def _line_parts(line: str, limit: int) -> list[str]:
-    """Breaks one line into pieces of at most ``limit`` at spaces outside code spans."""
-    if len(line) <= limit:
-        return [line]
-    words: list[str] = []
-    in_code = False
-    for word in line.split(" "):
-        if in_code and words:
-            words[-1] += " " + word  # a code span is one word
-        else:
-            words.append(word)
-        if word.count("`") % 2:
-            in_code = not in_code
-    parts: list[str] = []
-    current = ""
-    for word in words:
-        while len(word) > limit:  # a single word too long for any piece: cut it
-            if current:
-                parts.append(current)
-                current = ""
-            parts.append(word[:limit])
-            word = word[limit:]
-        if current and len(current) + 1 + len(word) > limit:
-            parts.append(current)
-            current = word
-        else:
-            current = f"{current} {word}" if current else word
-    if current:
-        parts.append(current)
-    return parts
 
 
 def mention_line(user_ids: list[str]) -> str:
@@ -231,9 +174,26 @@ async def show_board(
     bot: Tablehost, channel: discord.abc.Messageable, out: Outbox, table: Table | None, *, late: bool
 ) -> None:
     """Shows a move's announcement on the game's live board (see :mod:`cogs.board`)."""
-    head, pings = heading(out, late=late)
+    head, pings = board_heading(out, late=late)
     lines = [line for line in escaped_text(out).splitlines() if line.strip()]
-    await board.show(bot, channel, out, table, lines, head="\n".join(head), pings=pings)
+    await board.show(bot, channel, out, table, lines, head=head, pings=pings)
+
+
+def board_heading(out: Outbox, *, late: bool) -> tuple[str, discord.AllowedMentions]:
+    """Returns a new live board's content and who it pings.
+
+    It pings whoever :func:`heading` pings, no one else, and names each player to act with
+    their next step (``<@id> Ann: place 6 chips (Supply phase), then attack or end.``); a
+    player to act who is not pinged (at the table already, or a bot) is named all the same.
+    A spectator copy leaves the pings out (:func:`cogs.spectate.unpinged`).
+    """
+    lines, pings = heading(out, late=late)
+    step = " ".join(board.steps(out))
+    if not step:
+        return "\n".join(lines), pings
+    note = [n] if late and (n := late_note(out)) else []
+    mentions = " ".join(f"<@{uid}>" for uid in out.mention)
+    return "\n".join([f"{mentions} {step}" if mentions else step, *note]), pings
 
 
 async def post_public(bot: Tablehost, channel: discord.abc.Messageable, out: Outbox, *, late: bool = False) -> None:

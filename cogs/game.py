@@ -19,30 +19,34 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.actions import open_table, play_move
-from cogs.buttons import CancelButton, ConfirmButton, MoveButton, MoveSelect, hand_view
+from cogs.actions import open_table, play_move, refused
+from cogs.buttons import CancelButton, ConfirmButton, HandButton, MoveButton, MoveSelect, show_hand
 from cogs.client import Tablehost, refusal
-from cogs.delivery import chunks
-from cogs.playbypost import CLOCK_DOCS, OnTimeout, clock_settings, mine, status
+from cogs.picker import PickSelect
+from cogs.playbypost import ANOTHER_DOC, CLOCK_DOCS, OnTimeout, clock_settings, mine, status
 from cogs.prompts import AbortButton, RematchButton, VoteButton, abort_view
-from cogs.replies import Interaction, begin, channel_of, deliver_done, person, refuse_in_dms
-from cogs.rules import check_rules, command_lines, show_rules
+from cogs.replies import Interaction, begin, channel_of, chunks, deliver_done, person, refuse_in_dms
+from cogs.rules import check_rules, show_help, show_rules
 from cogs.seating import EntropyButton, JoinButton
 from cogs.spectating import board_table
-from cogs.surface import surface_of, title_of
+from cogs.surface import title_of
 from cogs.table import TableCog, game_names
-from engines import GAMES, KITS, GameError
+from cogs.takeback import TakebackButton, ask
+from engines import GAMES, GameError
 from host.fairness import OWN_TEXT, sealed_line
 from host.options import parse_options
-from host.signing import bot_fingerprint
 from host.store import Status
-from host.tables import Table, secret_part
+from host.tables import Table
 
 log = logging.getLogger(__name__)
 
 
 IN_DMS = frozenset({"mine", "help", "rules"})
 """The /game commands that also work in a DM with the bot; the others need a server channel."""
+
+DYNAMIC_ITEMS = (MoveButton, ConfirmButton, CancelButton, AbortButton, MoveSelect, HandButton, PickSelect, VoteButton,
+                 RematchButton, JoinButton, EntropyButton, TakebackButton)
+"""Every button and menu whose custom_id the bot answers, after a restart too."""
 
 
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
@@ -57,14 +61,12 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     async def cog_load(self) -> None:
         """Checks every game's rules summary, registers the buttons and points the bot's moves here."""
         check_rules()  # a malformed rules file stops the start, naming the file
-        self.bot.add_dynamic_items(MoveButton, ConfirmButton, CancelButton, AbortButton, MoveSelect, VoteButton,
-                                   RematchButton, JoinButton, EntropyButton)
+        self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
         self.bot.mover = play_move
 
     async def cog_unload(self) -> None:
         """Takes the buttons and the moves back."""
-        self.bot.remove_dynamic_items(MoveButton, ConfirmButton, CancelButton, AbortButton, MoveSelect, VoteButton,
-                                      RematchButton, JoinButton, EntropyButton)
+        self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
         self.bot.mover = None
 
     async def interaction_check(self, interaction: Interaction) -> bool:  # type: ignore[override]
@@ -82,7 +84,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             else:
                 out = await tables.start(channel, person(interaction))
         except GameError as err:
-            await interaction.followup.send(refusal(err), ephemeral=True)
+            await interaction.followup.send(await refused(interaction, err), ephemeral=True)
             return
         await deliver_done(interaction, out)
 
@@ -92,6 +94,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         options="Options as name=value, e.g. target=15",
         thread="Play in a thread of its own (default: yes, where I may create threads)",
         **CLOCK_DOCS,
+        another=ANOTHER_DOC,
     )
     async def new(
         self,
@@ -102,15 +105,16 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         remind_after: str | None = None,
         timeout: str | None = None,
         on_timeout: OnTimeout | None = None,
+        another: bool = False,
     ) -> None:
-        """Opens a lobby in this channel with the caller seated."""
+        """Opens a lobby in this channel with the caller seated (or points to one waiting in a thread)."""
         try:
             parsed = parse_options(options)
             clock = clock_settings(remind_after, timeout, on_timeout)
         except GameError as err:
             await interaction.response.send_message(refusal(err), ephemeral=True)
             return
-        await open_table(interaction, game.strip().lower(), parsed, thread=thread, clock=clock)
+        await open_table(interaction, game.strip().lower(), parsed, thread=thread, clock=clock, another=another)
 
     @new.autocomplete("game")
     async def _game_names(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -170,7 +174,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         try:
             table = await board_table(self.bot, str(interaction.channel_id))
         except GameError as err:
-            await interaction.followup.send(refusal(err), ephemeral=True)
+            await interaction.followup.send(await refused(interaction, err), ephemeral=True)
             return
         if table.game is None:
             await interaction.followup.send(unstarted_line(table), ephemeral=True)
@@ -186,27 +190,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     @app_commands.command(name="hand", description="See your hidden cards (only you see the reply)")
     async def hand(self, interaction: Interaction) -> None:
         """Replies ephemerally with the caller's private view."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            table = await self.bot.tables.table(str(interaction.channel_id))
-        except GameError as err:
-            await interaction.followup.send(refusal(err), ephemeral=True)
-            return
-        name = table.name_of(str(interaction.user.id))
-        if name is None or table.game is None:
-            await interaction.followup.send("You have no hand here: you are not playing a started game.")
-            return
-        secret = secret_part(table.game, name)
-        text = surface_of(table.row.game).secret_text(secret) if secret else "This game has no hidden cards."
-        view, count = hand_view(table, name) if table.row.status is Status.RUNNING else (None, 0)
-        pieces = chunks(text)
-        for piece in pieces[:-1]:
-            await interaction.followup.send(piece, ephemeral=True)
-        if view is not None:
-            shown = "" if count <= 25 else f" (25 of {count} shown; `/game play` takes any)"
-            await interaction.followup.send(f"{pieces[-1]}\nPlay one now{shown}:", view=view, ephemeral=True)
-        else:
-            await interaction.followup.send(pieces[-1], ephemeral=True)
+        await show_hand(interaction)
 
     @app_commands.command(name="undo", description="Take back your last move (before anyone else acts)")
     async def undo(self, interaction: Interaction) -> None:
@@ -221,6 +205,11 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             return
         await deliver_done(interaction, out)
 
+    @app_commands.command(name="takeback", description="Ask the other players to let you take back your last move")
+    async def takeback(self, interaction: Interaction) -> None:
+        """Asks the table to take back the caller's last move, dice and all (see :mod:`cogs.takeback`)."""
+        await ask(interaction)
+
     @app_commands.command(name="log", description="Show the most recent moves")
     @app_commands.describe(count="How many moves (1–25)")
     async def log_(self, interaction: Interaction, count: app_commands.Range[int, 1, 25] = 10) -> None:
@@ -229,7 +218,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         try:
             table, moves = await self.bot.tables.log(str(interaction.channel_id), last=count)
         except GameError as err:
-            await interaction.followup.send(refusal(err), ephemeral=True)
+            await interaction.followup.send(await refused(interaction, err), ephemeral=True)
             return
         names = {s.player_id: discord.utils.escape_markdown(s.name) for s in table.seats}
         lines = [f"`{m.seq:>4}` {names.get(m.player_id, '?')}: `{m.move}`" for m in moves]
@@ -268,20 +257,11 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         """Shows the game's state and clock."""
         await status(interaction)
 
-    @app_commands.command(name="help", description="Every command, one line each (only you see it)")
+    @app_commands.command(name="help", description="This channel's game: its commands and moves (only you see it)")
     async def help(self, interaction: Interaction) -> None:
-        """Replies ephemerally with the games and every command of every game."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        games = " · ".join(
-            f"**{cls.TITLE}** (`{name}`, {cls._seat_range()} players)" for name, cls in sorted(GAMES.items())
-        )
-        notation = [f"**{kit.title}**: {kit.notation_help}" for _, kit in sorted(KITS.items()) if kit.notation_help]
-        mark = await bot_fingerprint(self.bot.tables.store.db)
-        signed = (f"Records (`/table export`) are signed by this bot's key **{mark}**: check one with"
-                  f" `python3 tasks.py run --verify FILE --key {mark}`.")
-        text = "\n".join([HELP.format(games=games or "none installed"), *notation, *command_lines(self.bot), signed])
-        for piece in chunks(text):
-            await interaction.followup.send(piece, ephemeral=True)
+        """Replies ephemerally, in one message, with the channel's game's help; elsewhere with the games'."""
+        row = await self.bot.tables.store.latest_game(str(interaction.channel_id), snapshot=False)
+        await show_help(interaction, row.game if row is not None else None)
 
     @app_commands.command(name="rules", description="A game's rules in short (only you see it)")
     @app_commands.describe(game="Which game (default: this channel's)")
@@ -315,10 +295,6 @@ def board_caption(table: Table) -> str:
         return f"{table.title} — finished: {winners} won." if winners else f"{table.title} — finished: a draw."
     acting = discord.utils.escape_markdown(", ".join(table.game.to_act()))
     return f"{table.title} — running. To act: {acting}."
-
-
-HELP = """**Tablehost** hosts play-by-post board games in this channel. Games: {games}.
-Open a table, `/game join`, `/game start`; then play with the game's commands or `/game play`."""
 
 
 async def setup(bot: Tablehost) -> None:

@@ -27,11 +27,12 @@ from discord.ext import commands
 from cogs import nexo_choices as choices
 from cogs.actions import play_move
 from cogs.client import Tablehost, refusal
-from cogs.playbypost import CLOCK_DOCS, OnTimeout, open_game
+from cogs.playbypost import ANOTHER_DOC, CLOCK_DOCS, OnTimeout, open_game
 from cogs.replies import Interaction, begin
-from cogs.rules import show_rules
+from cogs.rules import show_help, show_rules
 from cogs.surface import Surface
 from engines import GameError
+from engines.core.words import plural
 from engines.nexo.game import Nexo
 from engines.nexo.reach import overlay
 from host.outbox import Outbox
@@ -74,6 +75,31 @@ def board_title(title: str, view: dict[str, Any]) -> str:
     if acting and not view.get("result"):
         parts.append(f"{acting} to act")
     return " · ".join(parts)[:256]
+
+
+def instruction(view: dict[str, Any], player: str) -> str | None:
+    """Returns the player's step in the phase, with the round and what they hold to spend.
+
+    >>> instruction({"round": 2, "phase": "action", "turn": "bob", "players": {"bob": {"passes": 1}}}, "bob")
+    'bob: activate a unit, or pass (1 Pass left) — Action Phase, round 2.'
+    >>> instruction({"round": 1, "phase": "initiative", "initiative": "ann"}, "ann")
+    'ann: you won the initiative: choose who activates first (first me, or first them).'
+    """
+    phase, side = view.get("phase"), (view.get("players") or {}).get(player) or {}
+    where = f"— {str(phase).title()} Phase, round {view.get('round', '?')}"
+    if phase == "initiative":
+        return f"{player}: you won the initiative: choose who activates first (first me, or first them)."
+    if view.get("active"):
+        return f"{player}: go on with {view['active']}'s activation, or end it (done {view['active']}) {where}."
+    if phase in ("worker", "action"):
+        passes = int(side.get("passes") or 0)
+        spare = f", or pass ({plural(passes, 'Pass', 'Passes')} left)" if passes else ""
+        return f"{player}: activate a {'worker' if phase == 'worker' else 'unit'}{spare} {where}."
+    if phase == "production":
+        carbonite = side.get("carbonite")
+        funds = f" with {carbonite} Carbonite" if carbonite is not None else ""
+        return f"{player}: produce units or construct{funds}, then end {where}."
+    return None
 
 
 Suggest = Callable[[Nexo, str], list[tuple[str, str]]]
@@ -120,6 +146,11 @@ class NexoCog(commands.GroupCog, group_name="nexo", group_description="Nexohomin
         """Shows the rules summary, paged."""
         await show_rules(interaction, "nexo")
 
+    @app_commands.command(name="help", description="The Nexohominis commands and moves (only you see it)")
+    async def help(self, interaction: Interaction) -> None:
+        """Shows this game's help."""
+        await show_help(interaction, "nexo")
+
     @app_commands.command(name="new", description="Open a Nexohominis table in this channel")
     @app_commands.describe(
         battlefield="A preset battlefield, or random (seeded with the game)",
@@ -127,6 +158,7 @@ class NexoCog(commands.GroupCog, group_name="nexo", group_description="Nexohomin
         round_limit="End after this many rounds, scored by what survives (default: none)",
         thread="Play in a thread of its own (default: yes, where I may create threads)",
         **CLOCK_DOCS,
+        another=ANOTHER_DOC,
     )
     async def new(
         self,
@@ -138,11 +170,12 @@ class NexoCog(commands.GroupCog, group_name="nexo", group_description="Nexohomin
         remind_after: str | None = None,
         timeout: str | None = None,
         on_timeout: OnTimeout | None = None,
+        another: bool = False,
     ) -> None:
         """Opens a Nexohominis lobby with the caller seated."""
         options = {"battlefield": battlefield, "carbonite": carbonite, "round_limit": round_limit}
         await open_game(interaction, "nexo", options, thread=thread, remind_after=remind_after, timeout=timeout,
-                        on_timeout=on_timeout)
+                        on_timeout=on_timeout, another=another)
 
     @app_commands.command(name="show", description="The battlefield with one unit's reach, ranges and sight lines")
     @app_commands.describe(unit="Any unit on the battlefield, yours or the enemy's")
@@ -365,5 +398,6 @@ class NexoCog(commands.GroupCog, group_name="nexo", group_description="Nexohomin
         return [] if found is None else [Choice(name=n, value=v) for n, v in choices.models(found[1], current)]
 
 
-SURFACE = Surface(commands=NexoCog, quick_moves=quick_moves, turn_key=phase_key, board_title=board_title)
-"""Nexohominis on Discord: ``/nexo``, its Done/Pass/End buttons, and a board per phase."""
+SURFACE = Surface(commands=NexoCog, quick_moves=quick_moves, turn_key=phase_key, board_title=board_title,
+                  instruction=instruction)
+"""Nexohominis on Discord: ``/nexo``, its Done/Pass/End buttons, a board per phase, and each player's step."""

@@ -17,9 +17,10 @@ from discord.ext import commands
 
 from cogs.actions import play_move
 from cogs.client import Tablehost, refusal
-from cogs.playbypost import CLOCK_DOCS, OnTimeout, open_game
+from cogs.nxs_picks import PICKING
+from cogs.playbypost import ANOTHER_DOC, CLOCK_DOCS, OnTimeout, open_game
 from cogs.replies import Interaction
-from cogs.rules import show_rules
+from cogs.rules import show_help, show_rules
 from cogs.surface import Surface
 from engines import GameError
 from engines.nxs.view import piece_moves
@@ -36,6 +37,26 @@ def quick_moves(table: Table, player: str) -> list[tuple[str, str]]:
     legal = set(table.game.legal_moves(player))
     out = [(f"Rotate {last['to']} {way}", f"rotate {last['to']} {way}") for way in ("left", "right")]
     return [(label, move) for label, move in out if move in legal]
+
+
+def instruction(view: dict[str, Any], player: str) -> str | None:
+    """Returns the player's step: a turn is a move or capture, then the rotation of the ship that moved.
+
+    >>> instruction({"step": "move", "colours": {"ann": "white"}, "score": {"ann": 3}, "target": {"ann": 10}}, "ann")
+    'ann (white): move or capture with a ship, then rotate it (3 of 10 hexes held).'
+    >>> instruction({"step": "rotate", "last_move": {"kind": "move", "from": "d4", "to": "d5"}}, "ann")
+    'ann: rotate the ship on d5 left or right to end the turn.'
+    """
+    if view.get("step") == "rotate":
+        cell = (view.get("last_move") or {}).get("to")
+        return f"{player}: rotate the ship on {cell} left or right to end the turn." if cell else None
+    if view.get("step") != "move":
+        return None
+    colour = (view.get("colours") or {}).get(player)
+    held, target = (view.get("score") or {}).get(player), (view.get("target") or {}).get(player)
+    seat = f"{player} ({colour})" if colour else player
+    score = f" ({held} of {target} hexes held)" if held is not None and target is not None else ""
+    return f"{seat}: move or capture with a ship, then rotate it{score}."
 
 
 @app_commands.guild_only()
@@ -80,6 +101,11 @@ class NxsCog(commands.GroupCog, group_name="nxs", group_description="NXS: a two-
         """Shows the rules summary, paged."""
         await show_rules(interaction, "nxs")
 
+    @app_commands.command(name="help", description="The NXS commands and moves (only you see it)")
+    async def help(self, interaction: Interaction) -> None:
+        """Shows this game's help."""
+        await show_help(interaction, "nxs")
+
     @app_commands.command(name="new", description="Open an NXS table in this channel")
     @app_commands.describe(
         layout="Starting layout: short (7 ships), medium (10) or long (13)",
@@ -88,6 +114,7 @@ class NxsCog(commands.GroupCog, group_name="nxs", group_description="NXS: a two-
         black_target="Handicap: a different target for black (the second seat)",
         thread="Play in a thread of its own (default: yes, where I may create threads)",
         **CLOCK_DOCS,
+        another=ANOTHER_DOC,
     )
     async def new(
         self,
@@ -100,12 +127,13 @@ class NxsCog(commands.GroupCog, group_name="nxs", group_description="NXS: a two-
         remind_after: str | None = None,
         timeout: str | None = None,
         on_timeout: OnTimeout | None = None,
+        another: bool = False,
     ) -> None:
         """Opens an NXS lobby with the caller seated."""
         handicap = {k: v for k, v in (("white", white_target), ("black", black_target)) if v is not None}
         options: dict[str, Any] = {"layout": layout, "target": target, "handicap": handicap}
         await open_game(interaction, "nxs", options, thread=thread, remind_after=remind_after, timeout=timeout,
-                        on_timeout=on_timeout)
+                        on_timeout=on_timeout, another=another)
 
     @app_commands.command(name="move", description="Slide a ship along one of its arrows")
     async def move(self, interaction: Interaction, origin: str, destination: str) -> None:
@@ -194,5 +222,5 @@ class NxsCog(commands.GroupCog, group_name="nxs", group_description="NXS: a two-
         return self._choices(cells, current)
 
 
-SURFACE = Surface(commands=NxsCog, quick_moves=quick_moves)
-"""NXS on Discord: ``/nxs`` and its rotate buttons."""
+SURFACE = Surface(commands=NxsCog, quick_moves=quick_moves, picking=PICKING, instruction=instruction)
+"""NXS on Discord: ``/nxs``, its ships picked by clicks, its rotate buttons, and each turn's step."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from cogs.actions import open_table
+from cogs.actions import in_threads, open_table, refused
 from cogs.client import refusal
 from cogs.replies import JUMP, Interaction, begin, deliver_done, person
 from cogs.surface import title_of
@@ -27,6 +27,8 @@ CLOCK_DOCS = {
     "on_timeout": "skip: the game's least move (default); forfeit: they leave; bot-…: a bot plays their turn",
 }
 """The clock's options, described alike on every command that takes them."""
+ANOTHER_DOC = "Open another table even if one is waiting in a thread"
+"""The ``another`` option of every ``new`` command, described alike."""
 
 MINE_LIMIT = 1900
 """Characters of ``/game mine``'s answer before "… and N more"."""
@@ -57,14 +59,18 @@ async def open_game(
     remind_after: str | None,
     timeout: str | None,
     on_timeout: str | None,
+    another: bool = False,
 ) -> None:
-    """Opens a lobby (``/<game> new``) with the clock it asks for; a bad clock value is refused first."""
+    """Opens a lobby (``/<game> new``) with the clock it asks for; a bad clock value is refused first.
+
+    A lobby of the game waiting in a thread of this channel is pointed to instead, unless ``another``.
+    """
     try:
         clock = clock_settings(remind_after, timeout, on_timeout)
     except GameError as err:
         await interaction.response.send_message(refusal(err), ephemeral=True)
         return
-    await open_table(interaction, game, options, thread=thread, clock=clock)
+    await open_table(interaction, game, options, thread=thread, clock=clock, another=another)
 
 
 def clock_line(row: ClockRow | None) -> str:
@@ -141,7 +147,7 @@ async def status(interaction: Interaction) -> None:
     try:
         table = await bot.tables.table(str(interaction.channel_id))
     except GameError as err:
-        await interaction.followup.send(refusal(err), ephemeral=True)
+        await interaction.followup.send(await refused(interaction, err), ephemeral=True)
         return
     row = await bot.timekeeper.clocks.get(table.row.id)
     lines = [f"**{table.title}** ({table.row.status}): {', '.join(s.name for s in table.seats) or 'nobody seated'}."]
@@ -155,6 +161,9 @@ async def status(interaction: Interaction) -> None:
     spectators = await bot.spectators.channels(table.row.id) if hasattr(bot, "spectators") else []
     if spectators:
         lines.append("Spectated in " + ", ".join(f"<#{c}>" for c in spectators) + ".")
+    threads = None if table.row.status in (Status.LOBBY, Status.RUNNING) else await in_threads(interaction)
+    if threads is not None:  # this channel's own game has ended; its new ones are in threads
+        lines.append(threads)
     await interaction.followup.send("\n".join(lines), ephemeral=True)
 
 

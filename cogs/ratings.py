@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import discord
 
-from cogs.delivery import chunks
-from cogs.replies import Interaction, begin, channel_of
+from cogs.replies import Interaction, begin, channel_of, chunks
 from cogs.surface import title_of
 from engines import GAMES
 from host.ratings import PlayerRating, Ratings

@@ -19,6 +19,9 @@ log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Tablehost]
 
+LIMIT = 1900
+"""Characters of one message piece: below Discord's 2,000, leaving room for a mention line."""
+
 JUMP = "https://discord.com/channels/{}/{}/{}"
 """A jump link to a message: guild, channel, message."""
 
@@ -76,3 +79,58 @@ async def deliver_done(interaction: Interaction, out: Outbox) -> None:
         )
         return
     await interaction.followup.send(f"Done. {out.reply}" if out.reply else "Done.", ephemeral=True)
+
+
+def chunks(text: str, limit: int = LIMIT) -> list[str]:
+    r"""Splits text into pieces of at most ``limit`` characters, in order.
+
+    Lines stay whole where they fit; a longer line is broken at a space outside
+    any `code span`, and only a single word longer than ``limit`` is ever cut.
+
+    >>> chunks("head\n" + " ".join(["`redeem AS KS QS`"] * 3), limit=38)
+    ['head', '`redeem AS KS QS` `redeem AS KS QS`', '`redeem AS KS QS`']
+    """
+    out: list[str] = []
+    current = ""
+    for line in text.splitlines() or [""]:
+        for part in _line_parts(line, limit):
+            if current and len(current) + 1 + len(part) <= limit:
+                current = f"{current}\n{part}"
+            else:
+                if current:
+                    out.append(current)
+                current = part
+    out.append(current)
+    return out
+
+
+def _line_parts(line: str, limit: int) -> list[str]:
+    """Breaks one line into pieces of at most ``limit`` at spaces outside code spans."""
+    if len(line) <= limit:
+        return [line]
+    words: list[str] = []
+    in_code = False
+    for word in line.split(" "):
+        if in_code and words:
+            words[-1] += " " + word  # a code span is one word
+        else:
+            words.append(word)
+        if word.count("`") % 2:
+            in_code = not in_code
+    parts: list[str] = []
+    current = ""
+    for word in words:
+        while len(word) > limit:  # a single word too long for any piece: cut it
+            if current:
+                parts.append(current)
+                current = ""
+            parts.append(word[:limit])
+            word = word[limit:]
+        if current and len(current) + 1 + len(word) > limit:
+            parts.append(current)
+            current = word
+        else:
+            current = f"{current} {word}" if current else word
+    if current:
+        parts.append(current)
+    return parts

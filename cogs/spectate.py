@@ -44,7 +44,7 @@ COPY_TIMEOUT = 20.0
 """Seconds one copy may take before it is given up (the game's delivery waits for it)."""
 UNKNOWN_MESSAGE = 10008
 """Discord's code for a message that was deleted (a copy someone removed: the channel stays)."""
-MENTION = re.compile(r"<@!?([0-9]{1,20})>")
+MENTION = re.compile(r"<@!?([0-9]{1,20})>( ?)")
 NO_PINGS = discord.AllowedMentions.none()
 
 
@@ -74,11 +74,20 @@ def unpinged(text: str, names: Mapping[str, str]) -> str:
     'Ann\\\\_1 @\\u200beveryone — your moves.'
     >>> unpinged("<@56>: saved.", {})
     '<@56>: saved.'
+
+    A board's ping followed by the player's step, which names them already, is left out:
+
+    >>> unpinged("<@12> Ann\\\\_1: place 6 chips. <@12> next.", {"12": "Ann_1"})
+    'Ann\\\\_1: place 6 chips. Ann\\\\_1 next.'
     """
 
     def name(match: re.Match[str]) -> str:
         seat = names.get(match[1])
-        return discord.utils.escape_mentions(discord.utils.escape_markdown(seat)) if seat else match[0]
+        if not seat:
+            return match[0]
+        shown = discord.utils.escape_mentions(discord.utils.escape_markdown(seat))
+        named_next = match[2] and text.startswith((f"{shown}:", f"{shown} ("), match.end())
+        return "" if named_next else shown + match[2]
 
     return MENTION.sub(name, text)
 

@@ -37,9 +37,13 @@ SecretText = Callable[[dict[str, Any]], str]
 """A player's private view written as their hand DM."""
 HandAlert = Callable[[dict[str, Any], dict[str, Any], str], str | None]
 """``(private view, public view, seat) -> the notifying line`` when the player must act on their hand, or None."""
+Instruction = Callable[[dict[str, Any], str], str | None]
+"""``(public view, seat) -> the player's next step``, e.g. "Ann: place 6 chips (Supply phase), then attack or end."."""
+TurnSummary = Callable[[str, list[dict[str, Any]]], str | None]
+"""``(seat, the turn's public events) -> the turn in short``, e.g. "Bob took 3 countries (…), drew a card."."""
 
 MAX_BUTTONS = 5
-"""Buttons under one live board (one row)."""
+"""Buttons in one row of a message (Discord's limit)."""
 GIVE_UP = frozenset({"concede", "resign", "scrap", "abort"})
 """First words of moves that give something up for good: never a quick button, always confirmed."""
 
@@ -81,6 +85,20 @@ def default_title(title: str, view: dict[str, Any]) -> str:
     return " · ".join(parts)[:256]
 
 
+def default_instruction(view: dict[str, Any], player: str) -> str:
+    """Returns "Ann: your move (turn 3, attack phase)." from a view's ``turn_number`` and ``phase`` when it has them.
+
+    >>> default_instruction({"turn_number": 3, "phase": "attack"}, "Ann"), default_instruction({}, "Bob")
+    ('Ann: your move (turn 3, attack phase).', 'Bob: your move.')
+    """
+    parts = []
+    if isinstance(view.get("turn_number"), int) and view["turn_number"] > 0:
+        parts.append(f"turn {view['turn_number']}")
+    if isinstance(view.get("phase"), str):
+        parts.append(f"{view['phase']} phase")
+    return f"{player}: your move" + (f" ({', '.join(parts)})." if parts else ".")
+
+
 def default_secret_text(secret: dict[str, Any]) -> str:
     """Returns a private view as one line per field."""
     lines = []
@@ -88,6 +106,53 @@ def default_secret_text(secret: dict[str, Any]) -> str:
         shown = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
         lines.append(f"**{key.replace('_', ' ').capitalize()}:** {shown or '—'}")
     return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class Option:
+    """One choice of a picking step: the token it adds to the move, and how a player sees it."""
+
+    token: str
+    label: str
+    description: str = ""
+
+
+Steps = Callable[[str], tuple[str, ...] | None]
+"""A legal move as the steps a player picks it in (the first names its kind), or None when it is not picked."""
+StepOptions = Callable[[Table, str, tuple[str, ...], list[str]], list[Option]]
+"""``(table, player, steps so far, next tokens) -> the choices``, labelled and in the order shown."""
+StepPrompt = Callable[[Table, str, tuple[str, ...]], str]
+"""``(table, player, steps so far) -> the question of the next step`` ("Attack from Alaska into…")."""
+
+
+def plain_options(table: Table, player: str, prefix: tuple[str, ...], tokens: list[str]) -> list[Option]:
+    """Returns the next tokens as they are, in the order of the legal moves."""
+    return [Option(t, t) for t in tokens]
+
+
+def plain_prompt(table: Table, player: str, prefix: tuple[str, ...]) -> str:
+    """Returns "attack d4: choose…" from the steps so far."""
+    return f"{' '.join(prefix)}: choose…" if prefix else "Choose…"
+
+
+@dataclass(frozen=True)
+class Picking:
+    """How a game's moves are played by clicks: each legal move read as steps, each step's choices named.
+
+    The live board offers the first step of each kind (a select menu of countries, say); each
+    choice answers privately with the next step, until the move is whole and is played::
+
+        >>> picking = Picking(steps=lambda move: tuple(move.split()) if move != "end" else None)
+        >>> picking.steps("attack alaska kamchatka"), picking.steps("end")
+        (('attack', 'alaska', 'kamchatka'), None)
+    """
+
+    steps: Steps
+    """A move as its steps; the tokens are the move's own words, so each fits a custom_id."""
+    options: StepOptions = plain_options
+    """The choices of the next step, labelled, in the order shown."""
+    prompt: StepPrompt = plain_prompt
+    """The question of the next step."""
 
 
 @dataclass(frozen=True)
@@ -110,6 +175,12 @@ class Surface:
     """A player's hand DM (default: :func:`default_secret_text`)."""
     hand_alert: HandAlert | None = None
     """The notifying DM line when a player must act on their hand (default: none)."""
+    instruction: Instruction | None = None
+    """The line naming a player's next step on the live board (default: :func:`default_instruction`)."""
+    turn_summary: TurnSummary | None = None
+    """A finished turn in short, from its public events (default: the board joins the turn's recap lines)."""
+    picking: Picking | None = None
+    """How its moves are picked by clicks under the live board (default: buttons only)."""
 
     def buttons(self, table: Table, player: str) -> list[tuple[str, str]]:
         """Returns the (label, move) buttons for the player to act."""
@@ -138,6 +209,15 @@ class Surface:
     def alert(self, secret: dict[str, Any], view: dict[str, Any], player: str) -> str | None:
         """Returns the notifying line when the player must act on their hand, else None."""
         return self.hand_alert(secret, view, player) if self.hand_alert is not None else None
+
+    def step(self, view: dict[str, Any], player: str) -> str:
+        """Returns the line naming a player's next step (the game's own, else :func:`default_instruction`)."""
+        own = self.instruction(view, player) if self.instruction is not None else None
+        return own or default_instruction(view, player)
+
+    def summary(self, player: str, events: list[dict[str, Any]]) -> str | None:
+        """Returns a finished turn of ``player`` in short, from its public events; None: the game sums up none."""
+        return self.turn_summary(player, events) if self.turn_summary is not None else None
 
 
 DEFAULT = Surface()

@@ -14,15 +14,21 @@ from discord.ext import commands
 
 from cogs.actions import play_move
 from cogs.client import Tablehost, refusal
-from cogs.playbypost import CLOCK_DOCS, OnTimeout, open_game
+from cogs.playbypost import ANOTHER_DOC, CLOCK_DOCS, OnTimeout, open_game
 from cogs.replies import Interaction
-from cogs.rules import show_rules
+from cogs.rules import show_help, show_rules
 from cogs.surface import Surface
+from cogs.xisk_picks import PICKING
 from engines import GameError
+from engines.core.words import plural
 from engines.xisk.board import load_board, resolve_country
 from engines.xisk.cards import MUST_REDEEM_AT
 from engines.xisk.hand import describe_hand
+from host.outbox import Outbox
 from host.tables import Table
+
+TAKEN_LISTED = 6
+"""Countries a turn's summary names; more are counted ("and 4 more")."""
 
 
 def battle_line(ev: dict[str, Any]) -> str:
@@ -53,8 +59,99 @@ def hand_alert(secret: dict[str, Any], view: dict[str, Any], player: str) -> str
     return None
 
 
+def instruction(view: dict[str, Any], player: str) -> str | None:
+    """Returns the player's next step with its numbers, from the public view alone (a hand is never read).
+
+    >>> instruction({"phase": "supply", "supply_left": 6, "cards_held": {"Ann": 2}}, "Ann")
+    'Ann: place 6 chips (Supply phase), then attack or end.'
+    >>> instruction({"phase": "claim", "claims": [{}, {}], "claims_left": 6}, "Ann")
+    'Ann: claim a country: card 3 of 8.'
+    """
+    phase, names = view.get("phase"), load_board().names
+    if phase == "claim":
+        done = len(view.get("claims") or [])
+        return f"{player}: claim a country: card {done + 1} of {done + int(view.get('claims_left') or 0)}."
+    if phase in ("supply", "cardset"):
+        supply = int(view.get("supply_left") or 0)
+        held = int((view.get("cards_held") or {}).get(player, 0))
+        what = "Supply phase" if phase == "supply" else "Cardset phase"
+        if held >= MUST_REDEEM_AT:  # the count is public; which cards, and which sets, are not
+            more = int(view.get("next_set_value") or 0)
+            return (f"{player}: redeem a cardset first (you hold {held} cards), then place {supply + more} chips"
+                    f" ({what}), then attack or end.")
+        return f"{player}: place {plural(supply, 'chip')} ({what}), then attack or end."
+    if phase == "attack":
+        return f"{player}: attack or end the attack phase."
+    if phase == "invade" and view.get("invade"):
+        invade = view["invade"]
+        return f"{player}: move 0–{invade['most']} more chips into {names.get(invade['to'], invade['to'])}."
+    if phase == "adjust":
+        return f"{player}: adjust once (chips between two of your countries) or skip."
+    return None
+
+
+def turn_key(out: Outbox) -> tuple[str, ...]:
+    """Returns what a XISK live board lasts: one player's turn, numbered, so each turn opens a board with its step.
+
+    The claims are turn 0, so the player who claims last and plays first gets a new board for their turn too.
+    """
+    return (*out.to_act, f"turn {(out.view or {}).get('turn_number', 0)}")
+
+
+def turn_summary(player: str, events: list[dict[str, Any]]) -> str | None:
+    """Returns a XISK turn in short: "Bob took 3 countries (Alaska, Kamchatka, Peru), lost 5 chips, drew a card."
+
+    Only public events are read, and a drawn card is never named (the draw event does not hold it).
+    None when the turn did nothing worth a line (the board then shows its recap).
+
+    >>> turn_summary("Bob", [{"kind": "conquer", "player": "Bob", "country": "peru"},
+    ...                      {"kind": "battle", "attacker": "Bob", "attacker_losses": 1, "defender_losses": 2},
+    ...                      {"kind": "draw", "player": "Bob", "text": "Bob draws a card."}])
+    'Bob took Peru, lost 1 chip, killed 2, drew a card.'
+    """
+    names = load_board().names
+    mine = [e for e in events if player in (e.get("player"), e.get("attacker"))]
+    kinds: dict[str, list[dict[str, Any]]] = {}
+    for e in mine:
+        kinds.setdefault(str(e.get("kind")), []).append(e)
+    parts = _countries("claimed", [names.get(e["country"], e["country"]) for e in kinds.get("claim", [])])
+    if kinds.get("redeem"):
+        gained = sum(int(e.get("set_number") or 0) for e in kinds["redeem"])
+        parts.append(f"redeemed {plural(len(kinds['redeem']), 'cardset')} (+{plural(gained, 'chip')})")
+    if kinds.get("place"):
+        parts.append(f"placed {plural(sum(int(e.get('count') or 0) for e in kinds['place']), 'chip')}")
+    parts += _countries("took", [names.get(e["country"], e["country"]) for e in kinds.get("conquer", [])])
+    battles = kinds.get("battle", [])
+    if battles:
+        lost = sum(int(e.get("attacker_losses") or 0) for e in battles)
+        killed = sum(int(e.get("defender_losses") or 0) for e in battles)
+        parts.append(f"lost {plural(lost, 'chip') if lost else 'no chips'}, killed {killed}")
+    parts += [f"defeated {e['defeated']}" + (f" (and took {plural(int(e['cards_taken']), 'card')})"
+              if e.get("cards_taken") else "") for e in kinds.get("defeat", [])]
+    parts += [f"moved {plural(int(e.get('count') or 0), 'chip')} from {names.get(e['source'], e['source'])}"
+              f" to {names.get(e['target'], e['target'])}" for e in kinds.get("adjust", [])]
+    for e in kinds.get("draw", []):  # "would draw a card, but the deck is empty": nothing was drawn
+        parts.append("found the deck empty" if "would draw" in str(e.get("text", "")) else "drew a card")
+    if kinds.get("resign"):
+        parts.append("resigned")
+    return f"{player} {', '.join(parts)}." if parts else None
+
+
+def _countries(verb: str, countries: list[str]) -> list[str]:
+    """Returns "took Peru" or "took 8 countries (Peru, …, Brazil and 2 more)" (nothing for no country).
+
+    >>> _countries("took", ["Peru"]), _countries("claimed", [])
+    (['took Peru'], [])
+    """
+    if len(countries) <= 1:
+        return [f"{verb} {c}" for c in countries]
+    more = len(countries) - TAKEN_LISTED
+    listed = ", ".join(countries[:TAKEN_LISTED]) + (f" and {more} more" if more > 0 else "")
+    return [f"{verb} {len(countries)} countries ({listed})"]
+
+
 def quick_moves(table: Table, player: str) -> list[tuple[str, str]]:
-    """Returns the turn message's buttons: attack again, invade, end attack, skip adjust."""
+    """Returns the turn message's buttons: attack again, end attack, skip adjust (the counts are picked)."""
     assert table.game is not None
     legal = table.game.legal_moves(player)
     view = table.game.view(None)
@@ -64,9 +161,6 @@ def quick_moves(table: Table, player: str) -> list[tuple[str, str]]:
         again = f"attack {battle['from']} {battle['to']}"
         if again in legal:
             out.append(("Attack again", again))
-    if view["phase"] == "invade":
-        invades = [m for m in legal if m.startswith("invade ")]
-        out += [("Invade 0", invades[0]), (f"Invade all ({invades[-1].split()[1]})", invades[-1])][: len(invades)]
     if "end" in legal:
         out.append(("End attack" if view["phase"] == "attack" else "Skip adjust", "end"))
     return out
@@ -133,11 +227,17 @@ class XiskCog(commands.GroupCog, group_name="xisk", group_description="XISK: wor
         """Shows the rules summary, paged."""
         await show_rules(interaction, "xisk")
 
+    @app_commands.command(name="help", description="The XISK commands and moves (only you see it)")
+    async def help(self, interaction: Interaction) -> None:
+        """Shows this game's help."""
+        await show_help(interaction, "xisk")
+
     @app_commands.command(name="new", description="Open a XISK table in this channel")
     @app_commands.describe(
         cards_per_player="Cards dealt for the claim (default 21/14/10/8/7 for 2–6 players)",
         thread="Play in a thread of its own (default: yes, where I may create threads)",
         **CLOCK_DOCS,
+        another=ANOTHER_DOC,
     )
     async def new(
         self,
@@ -147,11 +247,12 @@ class XiskCog(commands.GroupCog, group_name="xisk", group_description="XISK: wor
         remind_after: str | None = None,
         timeout: str | None = None,
         on_timeout: OnTimeout | None = None,
+        another: bool = False,
     ) -> None:
         """Opens a XISK lobby with the caller seated."""
         options = {} if cards_per_player is None else {"cards_per_player": cards_per_player}
         await open_game(interaction, "xisk", options, thread=thread, remind_after=remind_after, timeout=timeout,
-                        on_timeout=on_timeout)
+                        on_timeout=on_timeout, another=another)
 
     @app_commands.command(name="claim", description="Claim a country with the card whose turn it is")
     async def claim(self, interaction: Interaction, country: str) -> None:
@@ -248,5 +349,9 @@ SURFACE = Surface(
     event_line=battle_line,
     secret_line=hand_text,
     hand_alert=hand_alert,
+    picking=PICKING,
+    instruction=instruction,
+    turn_summary=turn_summary,
+    turn_key=turn_key,
 )
-"""XISK on Discord: ``/xisk``, its buttons, the redeem menu, battle lines and the hand DM."""
+"""XISK on Discord: ``/xisk``, its buttons, the redeem menu, battle lines, the hand DM, each turn's step and summary."""

@@ -32,11 +32,12 @@ when the table opened (with that message's id), the entropy, and every draw of t
 null); version 1 files, written before version 2, carry those three at the top level and may
 lack a commitment (a game from before fair dice).
 
-``moves`` is the log as stored, ``undo`` entries included (each takes back
-the latest standing move, see :mod:`host.undo`); ``events`` are the move's public events as they
-were announced (None for a move from before records were kept), ``digest`` the SHA-256 of the
-state after it (:func:`host.fairness.digest`). ``final_state`` is the engine's ``dump_state()``
-at the end, hidden hands included: the game is over, so nothing in it is secret any more.
+``moves`` is the log as stored, ``undo`` and ``takeback`` entries included (each takes back
+the latest standing move, a takeback keeping the draws it made, see :mod:`host.undo`); ``events``
+are the move's public events as they were announced (None for a move from before records were
+kept), ``digest`` the SHA-256 of the state after it (:func:`host.fairness.digest`). ``final_state``
+is the engine's ``dump_state()`` at the end, hidden hands included: the game is over, so nothing in
+it is secret any more.
 
 Only a finished or aborted game is exported: while a game runs its seed is secret (whoever
 knew it could foresee every die), and a game that never started has no seed.
@@ -66,7 +67,7 @@ from host.export_read import (
 from host.signing import bot_key, sign
 from host.store import GameRow, MoveRow, Status, Store
 from host.table import Refusal
-from host.undo import UNDO, effective_moves
+from host.undo import TAKEBACK, UNDO, replayed
 
 RUNNING = "The game is still running: its export comes when it ends (its seed is secret until then)."
 
@@ -148,7 +149,8 @@ def _final_state(
     cls: type[Game] | None, snapshot: str | None, players: list[str], seed: int | str, options: dict[str, Any],
     log: list[MoveRow], names: dict[str, str],
 ) -> tuple[dict[str, Any] | None, list[Draw] | None]:
-    """Returns the game's state at its end and every keyed draw of the game, replayed from the log.
+    """Returns the game's state at its end and every keyed draw of the game, replayed from the whole log
+    (:func:`host.undo.play_log`: a move taken back by agreement made its draws too).
 
     The end comes from the snapshot when it loads, else from the replay; either is None when it
     cannot be had (a damaged game exports without them, and ``--verify`` says so).
@@ -161,9 +163,8 @@ def _final_state(
         final = None
     try:
         with recording() as draws:
-            game = cls.new(players, seed, options)
-            for m in effective_moves(log):
-                game.play(names.get(m.player_id, m.player_id), m.move)
+            game = replayed(cls.new(players, seed, options), [(names.get(m.player_id, m.player_id), m.move)
+                                                             for m in log])
         return (final if final is not None else game.dump_state()), in_order(draws)
     except Exception:
         return final, None
@@ -216,5 +217,5 @@ def file_name(data: dict[str, Any]) -> str:
     return f"{data.get('game', 'game')}-{data.get('id', 0)}.json"
 
 
-__all__ = ["BEFORE_DRAWS", "FORMAT", "RUNNING", "SCHEMA", "UNDO", "VERSION", "Export", "ExportError", "Move", "Player",
-           "export_game", "export_text", "file_name", "load_export", "parse_time", "schema_validator"]
+__all__ = ["BEFORE_DRAWS", "FORMAT", "RUNNING", "SCHEMA", "TAKEBACK", "UNDO", "VERSION", "Export", "ExportError",
+           "Move", "Player", "export_game", "export_text", "file_name", "load_export", "parse_time", "schema_validator"]

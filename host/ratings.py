@@ -16,6 +16,8 @@ and the reason is logged at INFO):
   some seated player had not yet made a standing move of their own (one they played
   themselves, not the clock's, and not the give-up). A give-up after everyone has played
   counts as a loss like any other. A game with no standing move at all does not count.
+  Such a game's channel is told it is not rated, and why (:meth:`Ratings.settle`): the
+  players see the forfeit, but not that it costs the winner the rating.
 
 Each counted game is one Plackett–Luce update of the humans, each a team of one, in seat
 order: the winners rank 1 and every other player ranks 2, losers tied (XISK's order of
@@ -125,6 +127,17 @@ class _Verdict:
     """None when the game counts; else why not."""
     players: tuple[str, ...] = ()
     winners: frozenset[str] = frozenset()
+    early: bool = False
+    """True for a forfeit at the start: unrated for a reason the players are told."""
+
+
+@dataclass(frozen=True)
+class Settled:
+    """What one :meth:`Ratings.settle` did: whether it counted the game, and what to tell its players."""
+
+    counted: bool
+    news: str | None = None
+    """Why the game just handled is unrated, when its players should hear it (a forfeit at the start)."""
 
 
 Book = dict[str, _Entry]
@@ -143,17 +156,25 @@ class Ratings:
         False when it was handled already, does not count (then it is marked so, and the
         reason logged at INFO), or has not ended (then nothing is written).
         """
+        return (await self.settle(game_id)).counted
 
-        async def work(tx: Tx) -> bool:
+    async def settle(self, game_id: int) -> Settled:
+        """Counts one ended game, once, as :meth:`record` does; says why this call left it unrated.
+
+        The players are told when a game they finished goes unrated for a reason they may not
+        see for themselves (:attr:`Settled.news`): a forfeit at the start.
+        """
+
+        async def work(tx: Tx) -> Settled:
             await tx.lock(RATINGS_LOCK)
             if await tx.fetchrow("SELECT 1 FROM rated WHERE game_id = ?", game_id):
-                return False
+                return Settled(False)
             verdict = await _judge(tx, game_id)
             if verdict is None:
-                return False
+                return Settled(False)
             await _mark(tx, game_id, verdict)
             if verdict.reason is not None:
-                return False
+                return Settled(False, verdict.reason if verdict.early else None)
             later = await tx.fetchrow(
                 "SELECT 1 FROM rated JOIN games ON games.id = rated.game_id WHERE rated.counted = 1"
                 " AND games.id > ? AND COALESCE(games.guild_id, '') = ? AND games.game = ? LIMIT 1",
@@ -163,11 +184,11 @@ class Ratings:
                 log.info("game %s ended after a later game was rated: recomputing %s ratings of server %r",
                          game_id, verdict.game, verdict.guild_id)
                 await _recompute(tx, verdict.guild_id, verdict.game)
-                return True
+                return Settled(True)
             book = await _load(tx, verdict)
             _update(book, verdict)
             await _save(tx, verdict.guild_id, verdict.game, {p: book[p] for p in verdict.players})
-            return True
+            return Settled(True)
 
         return await self.store.db.write(work)
 
@@ -297,7 +318,8 @@ async def _judge(tx: Tx, game_id: int) -> _Verdict | None:
         played = {m.player_id for m in moves if m.origin is None and not _same_move(m.move, forfeit)}
         idle = [str(s["name"]) for s in seats if s["player_id"] not in played]
         if idle:
-            return _Verdict(guild, game, f"a forfeit at the start ({', '.join(idle)} had not made a move)")
+            return _Verdict(guild, game, f"a forfeit at the start ({', '.join(idle)} had not made a move)",
+                            early=True)
     return _Verdict(guild, game, None, tuple(pid for pid, _ in humans),
                     frozenset(pid for pid, name in humans if name in winners))
 

@@ -99,9 +99,10 @@ class Rematches:
         async def work(tx: Tx) -> int:
             new_id = int(await tx.fetchval(
                 "INSERT INTO games (guild_id, channel_id, game, status, creator_id, options, created_at, updated_at,"
-                " rematch_of, server_seed, commitment) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                " rematch_of, server_seed, commitment, parent_id) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?)"
+                " RETURNING id",
                 old.guild_id, old.channel_id, old.game, old.creator_id, json.dumps(old.options), stamp, stamp, old.id,
-                server_seed, sealed,
+                server_seed, sealed, old.parent_id,  # the same thread: its parent channel still points to it
             ))
             await tx.executemany(
                 "INSERT INTO seats (game_id, seat, player_id, name, joined) VALUES (?, ?, ?, ?, ?)",

@@ -6,8 +6,9 @@ turn's number, who played it and a caption. A turn ends when the players to act 
 as on the live board (:mod:`cogs.board`), unless the game's kit says what its turns are
 (``GameKit.replay_turn``): a Nexohominis turn is one phase of one round, as its live
 board, so its alternating activations make one turn, and its caption names the phase
-(``GameKit.replay_note``). The caller applies ``host.undo.effective_moves``
-to the log and maps each move to its seat's name::
+(``GameKit.replay_note``). The caller maps each entry of the log to its seat's name; undo and
+takeback entries take back moves as the live host did (:func:`host.undo.play_log`: a takeback keeps
+the draws the move made), and only the moves that stand make frames::
 
     >>> frames = turn_views("nxs", ["Ann", "Bob"], 1, {}, [])
     >>> [(f.turn, f.player, f.caption) for f in frames]
@@ -28,7 +29,7 @@ from typing import Any
 
 from engines import KITS, GameError
 from host.store import GameRow, Store
-from host.undo import effective_moves
+from host.undo import play_log
 
 
 @dataclass(frozen=True)
@@ -71,7 +72,7 @@ def caption(turn: int, movers: list[str], note: str | None = None, *, over: str 
 
 def turn_views(game_name: str, seat_names: list[str], seed: int | str, options: dict[str, Any],
                moves: list[tuple[str, str]]) -> list[Frame]:
-    """Returns the start and the position after each turn of the standing log ``moves`` (seat, move).
+    """Returns the start and the position after each turn of the log ``moves`` (seat, move), undos included.
 
     Raises GameError when the game is not hosted any more or a move is refused (a damaged log).
     """
@@ -89,8 +90,8 @@ def turn_views(game_name: str, seat_names: list[str], seed: int | str, options: 
     key = key_of(view)
     note = label(view) if label else None
     movers: list[str] = []
-    for player, move in moves:
-        game.play(player, move)
+    for index, _ in play_log(game, moves):  # the moves that stand, with the draws of those taken back
+        player = moves[index][0]
         if player not in movers:
             movers.append(player)
         view = game.view(None) if turn_of is not None or game.is_over else {}  # a view costs: only when read
@@ -114,7 +115,8 @@ def _one(movers: list[str]) -> str | None:
 
 
 async def game_frames(store: Store, row: GameRow) -> tuple[list[str], int | str, dict[str, Any], list[tuple[str, str]]]:
-    """Returns the seat names, seed, options and standing moves of a started game, for :func:`turn_views`.
+    """Returns the seat names, seed, options and log (undos and takebacks too) of a started game, for
+    :func:`turn_views`.
 
     Raises ValueError for a game that has not started (it has no seed yet).
     """
@@ -122,5 +124,5 @@ async def game_frames(store: Store, row: GameRow) -> tuple[list[str], int | str,
         raise ValueError(f"Game {row.id} has not started.")
     seats = await store.seats(row.id)
     names = {s.player_id: s.name for s in seats}
-    standing = effective_moves(await store.moves(row.id))
-    return [s.name for s in seats], row.engine_seed, row.options, [(names[m.player_id], m.move) for m in standing]
+    log = await store.moves(row.id)
+    return [s.name for s in seats], row.engine_seed, row.options, [(names[m.player_id], m.move) for m in log]

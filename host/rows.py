@@ -60,6 +60,8 @@ class GameRow:
     """The id of the message that posted the commitment (None until it was delivered, or on the console)."""
     entropy: str | None = None
     """The game's entropy, fixed at the start from every seat's join (None: not started, or the old scheme)."""
+    parent_id: str | None = None
+    """The channel the game's own thread was opened from (None: the game is in the channel itself)."""
 
     @property
     def keyed(self) -> bool:
@@ -118,6 +120,10 @@ class Board:
     message_id: str
     actors: tuple[str, ...]
     recap: tuple[str, ...]
+    events: tuple[dict[str, Any], ...] = ()
+    """The turn's public events so far, kept for a game that sums a turn up from them (else empty)."""
+    last_turn: str = ""
+    """The summary of the turn before this one, which the board shows all its turn long ("": none)."""
 
 
 @dataclass(frozen=True)
@@ -168,6 +174,7 @@ def _game_row(row: Row) -> GameRow:
         commitment=_column(row, "commitment"),
         commitment_message=_column(row, "commitment_message"),
         entropy=_column(row, "entropy"),
+        parent_id=_column(row, "parent_id"),
     )
 
 

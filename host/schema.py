@@ -225,4 +225,21 @@ MIGRATIONS: list[Migration] = [
         private  TEXT NOT NULL
     );
     """),
+    # 11: the channel a game's own thread was opened from (NULL when the game is in the channel itself),
+    # so a command in that channel can point to the thread.
+    Migration("""
+    ALTER TABLE games ADD COLUMN parent_id TEXT;
+    CREATE INDEX games_by_parent ON games (parent_id, id) WHERE parent_id IS NOT NULL;
+    """),
+    # 12: takeback requests (host.tables_takeback): who asked to take back the move at a game's version
+    # ('ask'), and each other player's answer, kept across restarts.
+    Migration("""
+    CREATE TABLE takebacks (
+        game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        version    INTEGER NOT NULL,
+        player_id  TEXT NOT NULL,
+        answer     TEXT NOT NULL CHECK (answer IN ('ask', 'accept', 'decline')),
+        PRIMARY KEY (game_id, version, player_id)
+    );
+    """),
 ]

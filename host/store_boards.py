@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from host.db import Database
 from host.rows import Board, now
@@ -22,13 +23,14 @@ class StoreBoards:
             return None
         try:
             actors, recap = json.loads(row["actors"]), json.loads(row["recap"])
-        except ValueError:
+            lines, events, last = _recap_parts(recap)
+        except (ValueError, TypeError):
             return None  # damaged: the next move posts a new board
-        return Board(row["message_id"], tuple(map(str, actors)), tuple(map(str, recap)))
+        return Board(row["message_id"], tuple(map(str, actors)), lines, events, last)
 
     async def set_board(self, game_id: int, board: Board) -> None:
-        """Records the game's live board."""
-        actors, recap, stamp = json.dumps(list(board.actors)), json.dumps(list(board.recap)), now()
+        """Records the game's live board (its recap column: see :func:`_recap_parts`)."""
+        actors, recap, stamp = json.dumps(list(board.actors)), json.dumps(_recap_column(board)), now()
         await self.db.write(
             lambda tx: tx.execute(
                 "INSERT INTO boards (game_id, message_id, actors, recap, updated_at) VALUES (?, ?, ?, ?, ?)"
@@ -57,3 +59,31 @@ class StoreBoards:
                 game_id, player_id, channel_id, message_id,
             )
         )
+
+
+def _recap_column(board: Board) -> list[str] | dict[str, Any]:
+    """Returns what the ``recap`` column keeps: the lines alone (the first shape), or them with the turn's events.
+
+    A board with neither events nor a summary of the turn before is stored as the plain list it always was.
+    """
+    if not board.events and not board.last_turn:
+        return list(board.recap)
+    return {"lines": list(board.recap), "events": list(board.events), "last_turn": board.last_turn}
+
+
+def _recap_parts(value: Any) -> tuple[tuple[str, ...], tuple[dict[str, Any], ...], str]:
+    """Reads the ``recap`` column either way it is stored: a list of lines, or an object with lines, events and
+    the summary of the turn before; raises ValueError when it is neither.
+
+    >>> _recap_parts(["ann adds 1."])
+    (('ann adds 1.',), (), '')
+    >>> _recap_parts({"lines": ["ann adds 1."], "events": [{"kind": "add"}], "last_turn": "bob adds 2."})
+    (('ann adds 1.',), ({'kind': 'add'},), 'bob adds 2.')
+    """
+    if isinstance(value, list):
+        return tuple(map(str, value)), (), ""
+    if not isinstance(value, dict) or not isinstance(value.get("lines", []), list):
+        raise ValueError("a board's recap is a list of lines or an object holding them")
+    events = value.get("events")
+    kept = tuple(e for e in events if isinstance(e, dict)) if isinstance(events, list) else ()
+    return tuple(map(str, value.get("lines", []))), kept, str(value.get("last_turn") or "")

@@ -16,7 +16,8 @@ from host.store_outbox import _insert_outbox, _to_act
 
 _HEAD = (
     "id, guild_id, channel_id, game, status, creator_id, options, seed, NULL AS snapshot, version, broken,"
-    " created_at, updated_at, salt, winners, rematch_of, server_seed, commitment, commitment_message, entropy"
+    " created_at, updated_at, salt, winners, rematch_of, server_seed, commitment, commitment_message, entropy,"
+    " parent_id"
 )
 """Every column of ``games`` but the snapshot, which is read only when an engine must be loaded."""
 
@@ -44,11 +45,13 @@ class StoreGames:
         sealed: str | None = None,
         joined: str | None = None,
         entropy: str | None = None,
+        parent_id: str | None = None,
     ) -> GameRow:
         """Inserts a game in the lobby with its clock, and its creator in seat 0 when ``creator_name`` is given.
 
         ``server_seed`` and ``sealed`` (its commitment, as ``announce`` posts it) are the keyed draws'
         (see :mod:`host.fairness`); ``joined`` and ``entropy`` are the creator's part of the entropy.
+        ``parent_id`` is the channel whose thread ``channel_id`` is, when the table opened a thread of its own.
         All happens in one transaction, with ``announce`` if given. Raises ChannelTaken
         when the channel already has a game.
         """
@@ -57,9 +60,10 @@ class StoreGames:
         async def work(tx: Tx) -> int:
             game_id = int(await tx.fetchval(
                 "INSERT INTO games (guild_id, channel_id, game, status, creator_id, options, created_at, updated_at,"
-                " rematch_of, server_seed, commitment) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                " rematch_of, server_seed, commitment, parent_id) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?)"
+                " RETURNING id",
                 guild_id, channel_id, game, creator_id, json.dumps(options), stamp, stamp, rematch_of, server_seed,
-                sealed,
+                sealed, parent_id,
             ))
             if creator_name is not None:
                 await tx.execute(
@@ -127,6 +131,15 @@ class StoreGames:
             f"SELECT {_HEAD} FROM games WHERE status IN ('lobby', 'running')"
             " AND id IN (SELECT game_id FROM seats WHERE player_id = ?) ORDER BY updated_at DESC",
             player_id,
+        )
+
+    async def games_in_threads_of(self, parent_id: str, *, limit: int = 5) -> list[GameRow]:
+        """Returns the games in a lobby or running in threads opened from channel ``parent_id``, the newest
+        first (without snapshots)."""
+        return await self._games(
+            f"SELECT {_HEAD} FROM games WHERE parent_id = ? AND status IN ('lobby', 'running')"
+            " ORDER BY id DESC LIMIT ?",
+            parent_id, limit,
         )
 
     async def past_games(self, channel_id: str, *, limit: int = 10) -> list[GameRow]:

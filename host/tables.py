@@ -13,7 +13,8 @@ locks live only while someone holds or waits for them.
 :class:`Tables` is composed of parts in modules of their own, over one state: finding,
 loading and caching tables (:mod:`host.tables_cache`), building a change's announcement
 (:mod:`host.tables_outbox`), the lobby (:mod:`host.tables_lobby`), moves and undo
-(:mod:`host.tables_moves`) and the turn clock's timeouts (:mod:`host.tables_timeouts`).
+(:mod:`host.tables_moves`), takebacks by agreement (:mod:`host.tables_takeback`) and the turn
+clock's timeouts (:mod:`host.tables_timeouts`).
 Every name callers import from here is still here.
 """
 
@@ -25,14 +26,15 @@ from host.tables_cache import CACHE_SIZE
 from host.tables_lobby import TablesLobby
 from host.tables_moves import AWAY, MAX_MOVE, TablesMoves
 from host.tables_outbox import record_of
+from host.tables_takeback import TablesTakeback, Takeback
 from host.tables_timeouts import TablesTimeouts
 
 
-class Tables(TablesLobby, TablesMoves, TablesTimeouts):
+class Tables(TablesLobby, TablesMoves, TablesTakeback, TablesTimeouts):
     """The table service shared by every adapter (Discord cogs, the console)."""
 
 
 __all__ = [
     "AWAY", "CACHE_SIZE", "MAX_MOVE", "NoGame", "Person", "Refusal", "Stale", "StaleVersion", "Table", "Tables",
-    "Unavailable", "record_of", "seat_name", "secret_part",
+    "Takeback", "Unavailable", "record_of", "seat_name", "secret_part",
 ]

@@ -20,7 +20,7 @@ from engines.core import Game, shown
 from host.fairness import new_server_seed
 from host.store import GameRow, MoveRow, Seat, StaleVersion, Status, StorageUnavailable, Store
 from host.table import NoGame, Refusal, Table
-from host.undo import effective_moves
+from host.undo import replayed
 
 log = logging.getLogger("host.tables")  # the table service's records, whichever of its parts writes them
 
@@ -120,11 +120,11 @@ class TablesCache:
         return Table(row, await self.store.seats(row.id), None), await self.store.moves(row.id, last=last)
 
     async def replay(self, game_id: int) -> Game:
-        """Rebuilds a game from its seed, seats, options and move log alone."""
+        """Rebuilds a game from its seed, seats, options and move log alone (undos and takebacks included)."""
         row = await self.store.game(game_id, snapshot=False)
         if row is None or not row.started:
             raise Refusal(f"Game {game_id} has not started.")
-        return _replayed(row, await self.store.seats(game_id), effective_moves(await self.store.moves(game_id)))
+        return _replayed(row, await self.store.seats(game_id), await self.store.moves(game_id))
 
     # -- internals --------------------------------------------------------------------
 
@@ -220,13 +220,16 @@ class TablesCache:
                 del self._cache[channel]
 
 
-def _replayed(row: GameRow, seats: list[Seat], moves: list[MoveRow]) -> Game:
-    """Returns the game rebuilt from its seed, seats and options by playing ``moves``."""
+def _replayed(row: GameRow, seats: list[Seat], log: list[MoveRow], *, then: str | None = None) -> Game:
+    """Returns the game rebuilt from its seed, seats and options by playing its whole ``log``.
+
+    Undo and takeback entries take back moves as live (:func:`host.undo.play_log`); ``then`` is one
+    more such entry (``undo``, ``takeback``) played after the log: the game that entry would leave.
+    """
     names = {s.player_id: s.name for s in seats}
     game = GAMES[row.game].new([s.name for s in seats], row.engine_seed, row.options)
-    for m in moves:
-        game.play(names[m.player_id], m.move)
-    return game
+    entries = [(names[m.player_id], m.move) for m in log]
+    return replayed(game, [*entries, ("", then)] if then else entries)
 
 
 class _AlreadyPlayed(Refusal):

@@ -24,7 +24,7 @@ from host.fairness import (
 )
 from host.outbox import Outbox
 from host.store import ChannelTaken, SeatTaken, StaleVersion, Status
-from host.table import Person, Refusal, Table, seat_name
+from host.table import NoGame, Person, Refusal, Table, seat_name
 from host.tables_cache import TablesCache, _title
 from host.tables_outbox import TablesOutbox, _saving
 
@@ -43,12 +43,15 @@ class TablesLobby(TablesCache, TablesOutbox):
         clock: ClockSettings | None = None,
         joined: str | None = None,
         entropy: str | None = None,
+        parent_id: str | None = None,
     ) -> Outbox:
         """Opens a lobby with its turn clock and seats its creator; raises Refusal or GameError.
 
         The table's server seed is drawn now and its commitment posted with the opening, before
         anyone joins (:mod:`host.fairness`); ``joined`` (the interaction's id) and ``entropy`` (the
-        creator's own text) are the creator's part of the game's entropy.
+        creator's own text) are the creator's part of the game's entropy. ``parent_id`` is the channel
+        whose thread ``channel_id`` is, when the table opened a thread of its own (commands typed in
+        that channel then point to the thread: :meth:`host.store.Store.games_in_threads_of`).
         """
         cls = GAMES.get(game)
         if cls is None:
@@ -91,6 +94,7 @@ class TablesLobby(TablesCache, TablesOutbox):
                         sealed=sealed,
                         joined=self._joined(joined),
                         entropy=own_text(entropy),
+                        parent_id=parent_id,
                     )
                 except ChannelTaken as err:
                     raise Refusal("This channel already has a game.") from err
@@ -177,7 +181,7 @@ class TablesLobby(TablesCache, TablesOutbox):
         async with self.lock(channel_id):
             row = await self.store.active_game(channel_id, snapshot=False)
             if row is None:
-                raise Refusal("There is no game in this channel.")
+                raise NoGame("There is no game in this channel.")
             if row.status is Status.RUNNING:
                 raise Refusal(
                     "The game is running, so seats are fixed: play on, resign if the game allows it,"

@@ -165,13 +165,14 @@ class TablesMoves(TablesCache, TablesOutbox):
             name = table.name_of(person.id)
             if name is None:
                 raise Refusal("You are not playing in this game.")
-            standing = effective_moves(await self.store.moves(row.id))
+            log_rows = await self.store.moves(row.id)
+            standing = effective_moves(log_rows)
             if not standing or standing[-1].player_id != person.id:
                 raise Refusal("Only your own last move can be taken back, and only before anyone else acts.")
             last = standing[-1]
             if last.origin == "clock":
                 raise Refusal(f"`{last.move}` was played by the turn clock when your time ran out: it stands.")
-            before = _replayed(row, table.seats, standing[:-1])
+            before = _replayed(row, table.seats, log_rows, then=UNDO)
             why = undo_refusal(before, game, name)
             if why:
                 raise Refusal(f"`{last.move}` cannot be taken back: {why}.")

@@ -17,38 +17,112 @@ after that move, and refuses the undo when
 The mover's private view is compared value by value (texts and numbers, with how many of
 each), so a hand of cards written as numbers counts as much as one written as names.
 
-An undo is logged as an entry of its own, :data:`UNDO`; replaying a log drops each
-undone move with it (:func:`effective_moves`), so the log stays the truth.
+An undo is logged as an entry of its own, :data:`UNDO`; the moves that stand are the log
+without each undone move (:func:`effective_moves`), so the log stays the truth.
+
+**Takeback by agreement** (``/game takeback``, :mod:`host.tables_takeback`) goes further: the player
+who made the game's last move asks, and when every other seated person accepts (bots accept
+at once), the move is taken back even though it rolled dice or showed a card, since everyone has
+seen it. It is logged as :data:`TAKEBACK`, and the game goes back to the state before the move
+*except its RNG*, which stays where the move left it: the draw counter does not go back, so the
+same dice are not rolled the same way again. A card the move drew into a hand goes back where it
+came from (the hand is as before the move); a card drawn from a deck shuffled earlier, rather than
+by the RNG, is on top of the deck again, and whoever saw it knows it; the others agreed to that.
+
+Every replay of a log (:func:`play_log`) does the same: an undo puts back the whole state before
+the move it takes back, a takeback all of it but the RNG. An undo is never allowed past a
+takeback's draws: the RNG moved since the move it would take back, so :func:`refusal` says it used
+chance (going back would roll those dice again).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
-from engines.core import Game
+from engines.core import Event, Game
 from host.store import MoveRow
 
 UNDO = "undo"
 """The log entry of a move taken back."""
+TAKEBACK = "takeback"
+"""The log entry of a move taken back by everyone's agreement (its draws stay drawn)."""
+TAKING_BACK = frozenset({UNDO, TAKEBACK})
+"""The log entries that take back the latest standing move."""
 
 
 def effective_moves(log: list[MoveRow]) -> list[MoveRow]:
-    """Returns the moves that stand: each ``undo`` entry removes the latest standing move.
+    """Returns the moves that stand: each ``undo`` or ``takeback`` entry removes the latest standing move.
 
-    >>> rows = [MoveRow(n, "u", m, "", None) for n, m in enumerate(["a", "b", "undo", "c"], 1)]
+    >>> rows = [MoveRow(n, "u", m, "", None) for n, m in enumerate(["a", "b", "undo", "c", "takeback"], 1)]
     >>> [r.move for r in effective_moves(rows)]
-    ['a', 'c']
+    ['a']
     """
     standing: list[MoveRow] = []
     for row in log:
-        if row.move == UNDO:
+        if row.move in TAKING_BACK:
             if standing:
                 standing.pop()
         else:
             standing.append(row)
     return standing
+
+
+def taken_back(before: dict[str, Any], after: dict[str, Any], entry: str) -> dict[str, Any]:
+    """Returns the state an ``undo`` or ``takeback`` entry leaves, from the states before and after the move.
+
+    An undo gives ``before`` whole; a takeback gives ``before`` with the RNG of ``after`` (a game's
+    seeded RNG is ``"rng"`` in ``dump_state()``; a game without one is simply put back)::
+
+        >>> taken_back({"x": 1, "rng": 5}, {"x": 2, "rng": 9}, "takeback"), taken_back({"x": 1, "rng": 5}, {}, "undo")
+        ({'x': 1, 'rng': 9}, {'x': 1, 'rng': 5})
+    """
+    if entry == TAKEBACK and "rng" in after:
+        return {**before, "rng": after["rng"]}
+    return before
+
+
+def play_log(game: Game, log: Sequence[tuple[str, str]]) -> Iterator[tuple[int, list[Event]]]:
+    """Plays a whole log of (seat, move) on ``game`` as the live host did; yields each standing move's index
+    and events once it is played.
+
+    ``game`` is new from its seed and changes in place. A move that an undo or takeback later takes
+    back is played (its draws are made) without being yielded, and the entry puts back the state
+    before it (:func:`taken_back`). A log without such entries is played move by move. Raises
+    GameError when the rules refuse a move (a damaged log).
+    """
+    doomed = _taken_back(log)
+    saved: list[dict[str, Any]] = []
+    for i, (player, move) in enumerate(log):
+        if move in TAKING_BACK:
+            if saved:  # an entry with no standing move takes back nothing (as effective_moves)
+                game.load_state(taken_back(saved.pop(), game.dump_state(), move))
+            continue
+        if i in doomed:
+            saved.append(game.dump_state())
+            game.play(player, move)
+        else:
+            yield i, game.play(player, move)
+
+
+def replayed(game: Game, log: Sequence[tuple[str, str]]) -> Game:
+    """Returns ``game`` (new from its seed) after the whole log, undos and takebacks included (:func:`play_log`)."""
+    for _ in play_log(game, log):
+        pass
+    return game
+
+
+def _taken_back(log: Sequence[tuple[str, str]]) -> set[int]:
+    """Returns the indices of the moves that a later undo or takeback takes back."""
+    standing: list[int] = []
+    doomed: set[int] = set()
+    for i, (_, move) in enumerate(log):
+        if move not in TAKING_BACK:
+            standing.append(i)
+        elif standing:
+            doomed.add(standing.pop())
+    return doomed
 
 
 def refusal(before: Game, after: Game, mover: str) -> str | None:

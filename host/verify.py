@@ -9,7 +9,7 @@
   Discord account made before the interaction that seated it (ids are snowflakes, which carry their
   time);
 - the log, entry by entry (:mod:`host.verify_log`): numbering, times, the events and digest each
-  move recorded, the host's undo rule, the turn clock's moves;
+  move recorded, the host's undo and takeback rules (a takeback keeps its move's draws), the turn clock's moves;
 - the draws (keyed draws): the file lists exactly the draws the replay makes, and ends at the draw
   counter of its final state;
 - the end: the replay's final state, status and winners are the file's.

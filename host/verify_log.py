@@ -1,7 +1,8 @@
 """Replaying an export's log for :mod:`host.verify`: each entry against the seed, the host's rules, its neighbours.
 
-:func:`replay` plays the log from the seed, each ``undo`` taking back the latest standing move (as
-:func:`host.undo.effective_moves` does), and gives one :class:`MoveCheck` per entry. An entry fails
+:func:`replay` plays the log from the seed, each ``undo`` or ``takeback`` taking back the latest standing
+move (as :func:`host.undo.play_log` does: a takeback keeps the draws the move made), and gives one
+:class:`MoveCheck` per entry. An entry fails
 (MISMATCH, naming the field) when
 
 - ``seq``: it is not numbered in order from 1 (an entry left out, or moved);
@@ -11,7 +12,8 @@
   the state after it has another digest, or (version 2) the file leaves either out;
 - ``move``: the rules refuse it here (then the replay stops: REFUSED), or it is an ``undo`` the live
   host refuses (:func:`undo_refused`): a die rolled, taken back and rolled again is what an altered
-  record would hide there;
+  record would hide there; or a ``takeback`` of a move that is not its player's own, or the clock's
+  (:func:`takeback_refused`): agreed by everyone, it may take back dice, but never rolls them again;
 - ``origin``: the turn clock did not play it: the clock plays for the first player to act, and
   plays their skip, their forfeit, or a bot's whole turn (the policy is not in the file, so a run
   of the clock's moves that ends the player's turn is taken as a bot's).
@@ -33,7 +35,7 @@ from engines.core.errors import shown
 from engines.core.rng import Draw, recording
 from host.export import BEFORE_DRAWS, Export, Move, parse_time
 from host.fairness import digest
-from host.undo import UNDO
+from host.undo import TAKEBACK, TAKING_BACK, UNDO, taken_back
 from host.undo import refusal as undo_refusal
 
 OK = "match"
@@ -121,7 +123,7 @@ def _entries(data: Export, game: Game, out: Replay, draws: list[Draw]) -> Game |
             problems += _time_problems(data, m, last_time)
             last_time = (i, parse_time(m.at))
         drawn = len(draws)
-        if m.move == UNDO:
+        if m.move in TAKING_BACK:
             if m.origin == CLOCK:
                 problems.append("origin: the turn clock never takes a move back")
             game, check = _undo(data, m, game, standing, problems)
@@ -170,21 +172,23 @@ def _time_problems(data: Export, m: Move, last: tuple[int, datetime] | None) -> 
 
 def _undo(data: Export, m: Move, game: Game, standing: list[tuple[Move, str]],
           problems: list[str]) -> tuple[Game, MoveCheck]:
-    """Replays an ``undo`` entry: returns the game after it and the entry's check."""
+    """Replays an ``undo`` or ``takeback`` entry: returns the game after it and the entry's check."""
     if not standing:
         problems.append("move: the host refuses it: there is no move to take back")
         return game, MoveCheck(m.seq, m.player, m.move, MISMATCH, "; ".join(problems))
     taken, before = standing.pop()
     previous = type(game).from_json(before)
     what = f"move {taken.seq} ({shown(taken.move, 40)})"
-    why = undo_refused(m, taken, previous, game)
+    why = undo_refused(m, taken, previous, game) if m.move == UNDO else takeback_refused(m, taken)
+    previous.load_state(taken_back(previous.dump_state(), game.dump_state(), m.move))
     if why:  # the refusal says it all: what the record shows after it does not matter
         problems.append(f"move: the host refuses to take back {what}: {why}")
     else:
         problems += _record_problems(data, m, [], digest(previous.dump_state()))
     if problems:
         return previous, MoveCheck(m.seq, m.player, m.move, MISMATCH, "; ".join(problems))
-    return previous, MoveCheck(m.seq, m.player, m.move, TAKEN_BACK, f"takes back {what}")
+    agreed = " by agreement (its draws stay drawn)" if m.move == TAKEBACK else ""
+    return previous, MoveCheck(m.seq, m.player, m.move, TAKEN_BACK, f"takes back {what}{agreed}")
 
 
 def undo_refused(undo: Move, taken: Move, before: Game, after: Game) -> str | None:
@@ -201,12 +205,26 @@ def undo_refused(undo: Move, taken: Move, before: Game, after: Game) -> str | No
     return undo_refusal(before, after, taken.player)
 
 
+def takeback_refused(takeback: Move, taken: Move) -> str | None:
+    """Returns why the live host would have refused ``takeback`` of ``taken`` (:mod:`host.tables_takeback`).
+
+    Only the player who made the latest standing move asks for it, and not for one the turn clock
+    played; everyone else's agreement leaves no trace in the file, and chance does not matter.
+    """
+    if takeback.player != taken.player:
+        return f"it is {shown(taken.player, 30)}'s move, not {shown(takeback.player, 30)}'s"
+    if taken.origin == CLOCK:
+        return "the turn clock played it"
+    return None
+
+
 # -- the turn clock's moves ---------------------------------------------------------------
 
 
 def _same_turn(a: Move, b: Move) -> bool:
     """True when two entries are moves of one turn the clock played: the same player, at the same time."""
-    return a.origin == b.origin == CLOCK and UNDO not in (a.move, b.move) and a.player == b.player and a.at == b.at
+    return (a.origin == b.origin == CLOCK and not TAKING_BACK & {a.move, b.move} and a.player == b.player
+            and a.at == b.at)
 
 
 def _clock_start(data: Export, i: int, game: Game, problems: list[str]) -> tuple[int, int, dict[str, list[str]]]:

@@ -181,3 +181,22 @@ async def test_bot_console_load_runs_the_replay(tables: Tables, tmp_path: Path, 
     out = capsys.readouterr().out
     assert "Nexohominis game" in out and "(aborted)" in out and "ann chooses ann to activate first" in out
     assert "the game was aborted here." in out and "nexo" in GAMES
+
+
+async def test_a_takeback_in_the_log_is_replayed_with_its_draws_kept(tables: Tables, tmp_path: Path) -> None:
+    """The console's replay of a takeback after dice reaches the recorded state: the one before the attack, with
+    the draw counter where the attack left it."""
+    from tests.host.test_takeback import attacked, others
+
+    attack, mover, before, _ = await attacked(tables)
+    asked = await tables.ask_takeback(CHANNEL, mover)
+    for p in others(mover):
+        await tables.answer_takeback(CHANNEL, p, asked.game_id, asked.version, accept=True)
+    await tables.abort(CHANNEL, ANN, can_manage=True)
+    text = await exported(tables, asked.game_id)
+    back = next(m for m in json.loads(text)["moves"] if m["move"] == "takeback")
+    assert back["digest"] != digest(before)  # the RNG moved on: not simply the state before the attack
+    code, out = load(tmp_path, text, f"goto {back['seq']}\ndigest\n")
+    assert code == 0, out
+    assert f"Takeback accepted by everyone: {attack} is taken back." in out
+    assert f"State digest: {back['digest']}" in out

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from cogs.buttons import default_quick_moves
-from cogs.delivery import LIMIT, chunks, mention_line, nonce
+from cogs.delivery import mention_line, nonce
 from cogs.hands import format_secret
+from cogs.replies import LIMIT, chunks
 from engines import GameError
 from host.options import parse_options
 from host.outbox import Outbox
@@ -67,11 +68,12 @@ def test_each_message_of_an_announcement_has_its_own_nonce_within_discords_25_ch
     assert nonce(Outbox(game_id=1, game="xisk", channel_id="9"), "c0") is None  # never stored: no nonce
 
 
-def test_no_quick_button_gives_up_and_giving_up_or_ending_early_is_asked_first() -> None:
+def test_no_quick_button_gives_up_and_only_giving_up_is_asked_first() -> None:
     from cogs.buttons import confirmation, gives_up
 
     assert gives_up("scrap b1") and gives_up("concede") and not gives_up("end")
     table = _table("nxs", ["ann", "bob"], 3)
     assert all(not gives_up(m) for _, m in default_quick_moves(table, "ann"))
-    assert confirmation(table, "ann", "resign") == "`resign` cannot be taken back. Play it?"
-    assert confirmation(table, "ann", "move f4 f5") is None
+    assert confirmation("resign") == "`resign` cannot be taken back. Play it?"
+    assert confirmation("move f4 f5") is None
+    assert confirmation("end") is None and confirmation("pass") is None  # what an end skips is optional

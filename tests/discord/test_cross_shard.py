@@ -229,7 +229,7 @@ async def test_shard_0_delivers_what_a_dead_shard_1_left_pending_in_a_thread_of_
     closed, opened = boards(fake, thread)
     assert closed is board and edits_by(fake, thread, board) == ["shard0", "shard0"]
     assert board.components() == [] and recap_of(turned) in said(board)  # closed: its whole turn, no buttons
-    assert opened.client == "shard0" and "*Last turn:*" in opened.content
+    assert opened.client == "shard0" and "Last turn: " in said(opened) and "rotate it" in opened.content
     [second] = (await zero.tables.table(where)).game.to_act()  # type: ignore[union-attr]
     assert second != first and fake.user(second.lower()).id in opened.pinged
     assert [c.client for c in boards(fake, watch)] == ["shard0", "shard0"]

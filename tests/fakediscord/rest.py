@@ -309,10 +309,11 @@ async def _serve_held(
 
 
 def _channel_message(request: web.Request) -> msgs.SentMessage | None:
+    """Returns the channel's message; an ephemeral one is not the channel's (Discord answers 10008 for it)."""
     message = request.app[FAKE_KEY].messages.get(int(request.match_info["message_id"]))
     if message is None or message.deleted or str(message.channel_id) != request.match_info["channel_id"]:
         return None
-    return message
+    return None if message.ephemeral else message
 
 
 async def get_message(request: web.Request) -> web.Response:

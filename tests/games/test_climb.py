@@ -441,7 +441,7 @@ def test_the_surface_gives_the_slash_command_group_and_no_hand_alert() -> None:
     surface = tablehost_climb.SURFACE
     assert surface.commands is not None and surface.commands.__cog_group_name__ == "climb"
     assert surface.hand_alert is None and surface.event_line is None
-    assert {c.name for c in surface.commands.__cog_app_commands__} == {"new", "play", "draw", "resign", "rules"}
+    assert {c.name for c in surface.commands.__cog_app_commands__} == {"new", "play", "draw", "resign", "rules", "help"}
 
 
 # -- the rules summary ----------------------------------------------------------------------------

@@ -156,7 +156,8 @@ async def test_game_frames_reads_the_standing_log_of_a_stored_game(tables: Table
     row = await tables.store.game(row.id, snapshot=False)
     assert row is not None
     seats, seed, options, moves = await game_frames(tables.store, row)
-    assert (seats, seed, moves) == (["ann", "bob"], 4, [("ann", second)])
+    assert (seats, seed, moves) == (["ann", "bob"], 4, [("ann", first), ("ann", "undo"), ("ann", second)])
     frames = turn_views(row.game, seats, seed, options, moves)
     now = (await tables.table(CHANNEL)).game
     assert now is not None and frames[-1].view == now.view(None)
+    assert frames == turn_views(row.game, seats, seed, options, [("ann", second)])  # only the standing move shows

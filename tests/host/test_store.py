@@ -8,7 +8,7 @@ import sqlite3
 import pytest
 
 from host.outbox import Outbox
-from host.store import MIGRATIONS, DuplicateInteraction, StaleVersion, Status, Store, StoreError
+from host.store import MIGRATIONS, Board, DuplicateInteraction, StaleVersion, Status, Store, StoreError
 from tests.host.conftest import tamper
 
 BACKENDS = ("sqlite", "postgres")
@@ -164,3 +164,25 @@ async def test_idle_games_awaiting_a_kind_of_player_are_found_by_who_must_act(st
                             interaction_id=None, finished=False,
                             announce=Outbox(game_id=gid, game="tally", channel_id="c", to_act=["u"]))
     assert await store.idle_awaiting("bot:", later) == []  # a person must act now
+
+
+async def test_a_board_keeps_its_turn_s_events_and_the_summary_of_the_turn_before(store: Store) -> None:
+    gid = await _running_game(store)
+    board = Board("m1", ("u", "turn 2"), ("ann adds 1.",), ({"kind": "add", "text": "ann adds 1.", "n": 1},),
+                  "bob adds 2.")
+    await store.set_board(gid, board)
+    assert await store.board(gid) == board
+    plain = Board("m2", ("u",), ("ann adds 3.",))  # no events, no summary: stored as the plain list it always was
+    await store.set_board(gid, plain)
+    assert await store.board(gid) == plain
+
+
+async def test_a_board_stored_as_a_list_of_lines_is_still_read_and_a_damaged_one_is_dropped(
+    store: Store, db_path: str
+) -> None:
+    gid = await _running_game(store)
+    await store.set_board(gid, Board("m1", ("u",), ()))
+    tamper(db_path, "UPDATE boards SET recap = ? WHERE game_id = ?", '["ann adds 1.", "ann adds 2."]', gid)
+    assert await store.board(gid) == Board("m1", ("u",), ("ann adds 1.", "ann adds 2."))  # a board from before
+    tamper(db_path, "UPDATE boards SET recap = ? WHERE game_id = ?", '{"lines": 7}', gid)
+    assert await store.board(gid) is None  # damaged: the next move posts a new board

@@ -30,11 +30,21 @@ def last_turn_message(dt: DiscordTest) -> SentMessage:
 
 
 def said(message: SentMessage) -> str:
-    """Returns what a message says: its content, then each embed's title and description."""
+    """Returns what a message says: its content, then each embed's title, description and fields."""
     parts = [message.content]
     for embed in message.embeds:
         parts += [str(embed.get("title") or ""), str(embed.get("description") or "")]
+        parts += [f"{f.get('name')}: {f.get('value')}" for f in embed.get("fields") or []]
     return "\n".join(p for p in parts if p)
+
+
+def field(message: SentMessage, name: str) -> str | None:
+    """Returns the value of the first embed field called ``name`` (a live board's "Last turn"), or None."""
+    for embed in message.embeds:
+        for f in embed.get("fields") or []:
+            if f.get("name") == name:
+                return str(f.get("value"))
+    return None
 
 
 def board_pictures(message: SentMessage) -> list[str]:

@@ -9,6 +9,7 @@ from collections.abc import Callable
 import pytest
 
 from cogs.client import APOLOGY, Tablehost
+from tests.discord.tablehost.helpers import field
 from tests.fakediscord.api import DiscordTest
 
 CHANNELS = 24
@@ -44,8 +45,8 @@ async def test_concurrent_moves_in_many_channels_are_each_played_and_posted_once
     third = dict(zip(names[::2], second[CHANNELS:], strict=True))  # played if it came after bob's, else refused
     assert all(r.content in {"Played `add 3`.", "It is not your turn, Ann: waiting for Bob."} for r in third.values())
     for name in names:
-        posts = [m.content.splitlines()[0] for m in dt.messages(name)]
-        assert posts.count("*Last turn:* Ann adds 1: the total is 1.") == 1, posts  # each turn's board, once
-        assert posts.count("*Last turn:* Bob adds 2: the total is 3.") == 1, posts
+        posts = [field(m, "Last turn") for m in dt.messages(name)]
+        assert posts.count("Ann adds 1: the total is 1.") == 1, posts  # each turn's board, once
+        assert posts.count("Bob adds 2: the total is 3.") == 1, posts
         played = name in third and third[name].content == "Played `add 3`."
-        assert posts.count("*Last turn:* Ann adds 3: the total is 6.") == played, posts
+        assert posts.count("Ann adds 3: the total is 6.") == played, posts

@@ -30,7 +30,7 @@ async def test_a_nexo_game_opens_plays_and_offers_only_done_pass_and_end_buttons
         moves = [m for m in table.game.legal_moves(actor) if m.split()[0] not in {"concede", "scrap", "end", "pass"}]
         move = rng.choice(moves or table.game.legal_moves(actor))
         played = await dt.slash("game", "play", user=NAMES[actor], move=move)
-        if played.content.endswith("Play it?") or " now? " in played.content:
+        if played.content.endswith("Play it?"):
             # the question itself: an earlier answer's "Played …" may land after it
             question = next(m for m in reversed(dt.ephemerals(NAMES[actor])) if m.content == played.content)
             await dt.click(question, "Yes, play it", user=NAMES[actor])

@@ -167,3 +167,44 @@ async def test_the_clock_says_in_the_game_s_own_words_what_a_timeout_plays(
     await dt.slash("table", "clock", user="ann", on_timeout="forfeit")
     shown = await dt.slash("table", "clock", user="bob")
     assert shown.content.endswith(f" At a timeout: {Xisk.TIMEOUT_DOCS['forfeit']}"), shown.content
+
+
+async def test_a_game_lost_on_time_at_the_start_is_told_it_is_not_rated(
+    discord_test: DiscordTest, tables: Tables
+) -> None:
+    dt = discord_test
+    clock = Clock(START)
+    tables.clock = clock
+    await dt.slash("nxs", "new", user="ann", layout="short", on_timeout="forfeit")
+    await dt.slash("game", "join", user="bob")
+    await dt.slash("game", "start", user="ann")
+    clock.at(72)  # Ann never moves: the clock resigns for her, before Bob has played either
+    assert len(await bot_of(dt).timekeeper.tick()) == 1
+    await dt.wait_until(lambda: "not rated" in dt.messages("general")[-1].content)
+    note = dt.messages("general")[-1]
+    assert note.content == "This game is not rated: a forfeit at the start (Ann, Bob had not made a move)."
+    assert not note.pinged
+    assert not await bot_of(dt).ratings.record((await tables.store.latest_game(
+        str(dt.channel("general").id), snapshot=False)).id)  # settled once: never told twice
+
+
+async def test_a_game_won_after_everyone_moved_says_nothing_of_ratings(
+    discord_test: DiscordTest, tables: Tables
+) -> None:
+    dt = discord_test
+    await dt.slash("nxs", "new", user="ann", layout="short")
+    await dt.slash("game", "join", user="bob")
+    await dt.slash("game", "start", user="ann")
+    channel = str(dt.channel("general").id)
+    for _ in range(4):  # Ann's move and rotation, then Bob's
+        table = await tables.table(channel)
+        actor = table.game.to_act()[0]
+        move = next(m for m in table.game.legal_moves(actor) if m != "resign")
+        await dt.slash("game", "play", user=actor.lower(), move=move)
+    await dt.slash("game", "play", user="ann", move="resign")
+    await dt.click(dt.ephemerals("ann")[-1], "Yes, play it", user="ann")
+    await dt.wait_until(lambda: dt.ephemerals("ann")[-1].content.startswith("Played"))
+    table = await tables.table(channel)
+    assert table.game.is_over and table.game.winners == ["Bob"]
+    assert not await bot_of(dt).ratings.record(table.row.id)  # counted already, when the game ended
+    assert not any("not rated" in m.content for m in dt.messages("general"))

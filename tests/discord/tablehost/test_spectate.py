@@ -23,8 +23,10 @@ CREATE_MESSAGE = "POST /channels/{channel_id}/messages"
 
 
 def unpinged(dt: DiscordTest, text: str) -> str:
-    """Returns a post's text as its copy shows it: each player's mention as their name."""
+    """Returns a post's text as its copy shows it: a board's ping before the step that names its player is left
+    out ("<@1> Ann: your move." is copied "Ann: your move."), any other mention of a player is their name."""
     names = {str(dt.user(u).id): u.title() for u in ("ann", "bob", "cy")}
+    text = re.sub(r"<@!?(\d+)> (?=(\w+))", lambda m: "" if names.get(m[1]) == m[2] else m[0], text)
     return re.sub(r"<@!?(\d+)>", lambda m: names.get(m[1], m[0]), text)
 
 

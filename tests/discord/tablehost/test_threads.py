@@ -23,7 +23,7 @@ async def test_a_new_game_gets_a_thread_of_its_own_and_is_played_there(discord_t
     await dt.slash("game", "start", user="ann", channel=thread)
     assert pictures(dt.messages(thread)) and len(dt.messages("general")) == 1  # nothing more in the channel
     elsewhere = await dt.slash("game", "join", user="cy", channel="general")
-    assert "no table in this channel" in elsewhere.content
+    assert f"NXS game (running, 2 players) in <#{thread.id}>" in elsewhere.content  # the parent links its thread
 
 
 async def test_without_the_permission_the_game_stays_in_the_channel_and_says_so(

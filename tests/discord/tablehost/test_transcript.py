@@ -148,7 +148,7 @@ class Player:
     async def typed(self, user: str, move: str) -> None:
         """Plays a move with ``/game play``, answering "yes" when it is asked about."""
         record = await self.dt.slash("game", "play", user=user, move=move)
-        if record.content.endswith("Play it?") or " now? " in record.content:
+        if record.content.endswith("Play it?"):
             question = next(m for m in reversed(self.dt.ephemerals(user)) if m.content == record.content)
             await self.dt.click(question, "Yes, play it", user=user)
 

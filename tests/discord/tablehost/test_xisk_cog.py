@@ -5,11 +5,9 @@ from __future__ import annotations
 import random
 import re
 
-import pytest
-
 from engines.xisk.board import load_board
 from engines.xisk.hand import describe_hand
-from host.tables import Refusal, Table, Tables
+from host.tables import Table, Tables
 from tests.discord.tablehost.helpers import pictures, said
 from tests.fakediscord.api import DiscordTest
 
@@ -218,39 +216,6 @@ def focused(table: Table, player: str) -> str:
     if invades:
         return invades[-1]
     return "end" if "end" in legal else legal[0]
-
-
-async def test_two_players_to_the_end_then_moves_are_refused_and_the_board_stays(
-    discord_test: DiscordTest, tables: Tables
-) -> None:
-    dt = discord_test
-    dt.settle = 0.01  # every post and DM is sent before the reply that ends an interaction
-    await dt.slash("xisk", "new", user="ann", cards_per_player=4)
-    await dt.slash("game", "join", user="bob")
-    await dt.slash("game", "start", user="ann")
-    channel = str(dt.channel("general").id)
-    moves = 0
-    for _ in range(400):
-        table = await tables.table(channel)
-        if table.game.is_over:
-            break
-        [actor] = table.game.to_act()
-        await play(dt, NAMES[actor], focused(table, actor), table)
-        moves += 1
-    table = await tables.table(channel)
-    assert table.game.is_over and moves > 50
-    winner = table.game.winners[0]
-    victory = [m for m in dt.messages("general") if m.embeds][-1]  # the last board (its replay may follow)
-    assert f"Game over: {winner} wins!" in said(victory) and pictures([victory])
-    assert [b["label"] for b in victory.buttons()] == ["Rematch"]
-
-    with pytest.raises(Refusal, match="no game running"):
-        await tables.act(channel, table.user_of(winner), "end")
-    late = await dt.slash("xisk", "end", user=NAMES[winner])
-    assert late.ephemeral and "no game running" in late.content
-    await dt.slash("game", "board", user="cy")
-    final = dt.messages("general")[-1]
-    assert final.files and "finished" in said(final)
 
 
 async def test_a_big_hand_is_served_in_pieces_discord_accepts(discord_test: DiscordTest, tables: Tables) -> None:

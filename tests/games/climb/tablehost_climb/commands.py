@@ -16,7 +16,7 @@ from cogs.actions import play_move
 from cogs.client import Tablehost
 from cogs.playbypost import CLOCK_DOCS, OnTimeout, open_game
 from cogs.replies import Interaction
-from cogs.rules import show_rules
+from cogs.rules import show_help, show_rules
 from engines import GameError
 from host.table import Table
 from tablehost_climb.engine import MAX_HAND, dots
@@ -65,6 +65,11 @@ class ClimbCog(commands.GroupCog, group_name="climb", group_description="Climb: 
     async def rules(self, interaction: Interaction) -> None:
         """Shows the rules summary, paged."""
         await show_rules(interaction, "climb")
+
+    @app_commands.command(name="help", description="The Climb commands and moves (only you see it)")
+    async def help(self, interaction: Interaction) -> None:
+        """Shows this game's help."""
+        await show_help(interaction, "climb")
 
     @app_commands.command(name="new", description="Open a Climb table in this channel")
     @app_commands.describe(

@@ -43,6 +43,7 @@ from host.store import Store
 from host.tables import Person, Table, Tables, secret_part
 from host.undo import TAKEBACK, TAKING_BACK, taken_back
 from render import render
+from render.common import extension
 
 CHANNEL = "console"
 COMMANDS = "Commands: '<player>: <move>', 'legal [player]', 'hand [player]', 'board', 'log', 'help', 'quit'."
@@ -116,8 +117,9 @@ class Console:
             self.say(describe_secret(table.row.game, secret))
         elif word == "board":
             self.pictures.mkdir(parents=True, exist_ok=True)
-            path = self.pictures / f"{table.row.game}-{table.row.version:04d}.png"
-            path.write_bytes(render(table.row.game, game.view(None), title=table.title))
+            picture = render(table.row.game, game.view(None), title=table.title)
+            path = self.pictures / f"{table.row.game}-{table.row.version:04d}.{extension(picture)}"
+            path.write_bytes(picture)
             self.say(str(path))
         elif word == "log":
             _, moves = await self.tables.log(CHANNEL, last=20)
@@ -342,8 +344,9 @@ class Replayer:
         elif word == "board":
             game = self.game()
             self.pictures.mkdir(parents=True, exist_ok=True)
-            path = self.pictures / f"{self.data.game}-{self.data.game_id or 0}-{self.pos:04d}.png"
-            path.write_bytes(render(self.data.game, game.view(None), title=self.data.title))
+            picture = render(self.data.game, game.view(None), title=self.data.title)
+            path = self.pictures / f"{self.data.game}-{self.data.game_id or 0}-{self.pos:04d}.{extension(picture)}"
+            path.write_bytes(picture)
             self.say(str(path))
         elif word == "log":
             self.say(self._log())

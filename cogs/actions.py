@@ -14,12 +14,13 @@ import discord
 
 from cogs.buttons import confirm_view, confirmation
 from cogs.client import refusal
-from cogs.picker import private
-from cogs.replies import JUMP, Interaction, begin, deliver, deliver_done, person
+from cogs.picker import next_step, picking_of, private, step_view
+from cogs.replies import JUMP, Answer, Interaction, begin, deliver, deliver_done, person
 from cogs.surface import title_of
 from engines import KITS, GameError
 from host.clock import ClockSettings
 from host.deliverer import Unreachable
+from host.outbox import Outbox
 from host.store import Status
 from host.tables import NoGame, Stale
 
@@ -175,30 +176,31 @@ async def elsewhere(interaction: Interaction, err: GameError) -> str:
     return f"{text} Your games: {links}."
 
 
-async def ask_first(interaction: Interaction, move: str, game: str | None) -> bool:
-    """Asks "are you sure?" (ephemeral, with Yes/Cancel) before a move that needs it; returns whether it asked.
+async def question_for(interaction: Interaction, move: str, game: str | None) -> tuple[str, discord.ui.View] | None:
+    """Returns "are you sure?" with Yes/Cancel for a move that needs asking first, else None.
 
     Nothing is asked about a move that will be refused anyway (no game, another game, not seated, a move
     the rules refuse or cannot read).
     """
+    question = confirmation(move)
+    if question is None:
+        return None
     try:
         table = await interaction.client.tables.table(str(interaction.channel_id))
     except GameError:
-        return False  # the move itself will be refused with the reason
+        return None  # the move itself will be refused with the reason
     player = table.name_of(str(interaction.user.id))
     running = table.row.status is Status.RUNNING and table.game is not None and not table.game.is_over
     if not running or player is None or (game is not None and table.row.game != game):
-        return False
-    question = confirmation(move)
-    view = confirm_view(table.row.id, table.row.version, move) if question else None
-    if question is None or view is None:
-        return False
+        return None
+    view = confirm_view(table.row.id, table.row.version, move)
+    if view is None:
+        return None
     try:  # read and checked first: a move the rules refuse is refused at once, never asked about
         table.game.clone().play(player, move)
     except GameError:
-        return False
-    await interaction.followup.send(question, view=view, ephemeral=True)
-    return True
+        return None
+    return question, view
 
 
 async def stale_button(interaction: Interaction, button: tuple[int, int]) -> str | None:
@@ -229,7 +231,7 @@ async def play_move(
     game: str | None = None,
     confirmed: bool = False,
 ) -> None:
-    """Plays a move for the caller: ephemeral refusal, or a public post with the new picture.
+    """Plays a move for the caller: a private refusal, or the move shown on the live board and "Played".
 
     ``game`` is set by a game's own commands (``/xisk attack``): in a channel
     running another game the move is refused, never read as that game's notation.
@@ -238,58 +240,84 @@ async def play_move(
     button is refused and its buttons removed. A move that gives something up is
     first asked about (``confirmed`` is its "yes").
 
-    A click on a message only the clicker sees (a confirmation, a step of a picked
-    move, the hand menu) answers in that message: it becomes "Playing …", as
-    Discord lets an ephemeral message be edited only through its interactions.
+    The one callback carries the answer when the move is played and shown in time
+    (:class:`~cogs.replies.Answer`). A click on a message only the clicker sees (a
+    confirmation, a step of a picked move, the hand menu) is answered in that message.
+    A click while the channel's boards wait out their pace (:mod:`cogs.board`) is answered
+    before the board shows it: the move is committed, and the player clicks on meanwhile.
     """
     bot = interaction.client
-    channel_id = str(interaction.channel_id)
-    in_place = confirmed or private(interaction)
-    if not in_place:
-        await begin(interaction)
-    stale = await stale_button(interaction, button) if button is not None else None
+    answer = Answer(interaction, in_place=confirmed or private(interaction))
+    stale = await answer.within(stale_button(interaction, button)) if button is not None else None
     if stale:  # a stale button is refused before anything is asked about its move
-        if in_place:
-            await interaction.response.edit_message(content=stale, view=None)
-        else:
-            await interaction.followup.send(stale, ephemeral=True)
+        await answer.say(stale)
+        if not answer.in_place:
             await drop_buttons(interaction)
         return
-    if in_place:  # the question, or the step, becomes the answer
-        await interaction.response.edit_message(content=f"Playing `{move[:60]}`…", view=None)
-    if not confirmed and await ask_first(interaction, move, game):
+    asked = None if confirmed else await answer.within(question_for(interaction, move, game))
+    if asked is not None:
+        await answer.say(asked[0], view=asked[1])
         return
     try:
-        out = await bot.tables.act(
-            channel_id,
+        out = await answer.within(bot.tables.act(
+            str(interaction.channel_id),
             str(interaction.user.id),
             move,
             interaction_id=str(interaction.id),
             for_game=game,
             position=button,
-        )
+        ))
     except GameError as err:
-        await interaction.followup.send(await elsewhere(interaction, err), ephemeral=True)
-        if isinstance(err, Stale) and not in_place:
+        await answer.say(await elsewhere(interaction, err))
+        if isinstance(err, Stale) and not answer.in_place:
             await drop_buttons(interaction)
         return
     if out.duplicate:
-        await interaction.followup.send("That move was already played.", ephemeral=True)
+        await answer.say("That move was already played.")
         return
-    if button is not None and not in_place:
-        await drop_buttons(interaction)
+    # The clicked message was the live board at this version: the delivery edits or closes it, new buttons or none
+    clicked = interaction.type is discord.InteractionType.component
+    if clicked and bot.paced(str(interaction.channel_id)):  # the board waits to show a burst at once: reply first
+        text, view = await played(interaction, out, answer.in_place)
+        await answer.say(text, view=view)
+        try:
+            await deliver(interaction, out)
+        except Exception:  # committed and told; the announcement is retried
+            log.warning("move %s of game %s committed; its announcement is left to the retries", out.version,
+                        out.game_id, exc_info=True)
+        return
     try:
-        await deliver(interaction, out)
+        await answer.within(deliver(interaction, out))
     except Exception as err:  # the move is committed; only its announcement is late, and it is retried
         cause = err.__cause__ if isinstance(err, Unreachable) else err
         status = f" ({cause.status})" if isinstance(cause, discord.HTTPException) else ""
         log.warning("move %s of game %s committed; its announcement is left to the retries%s", out.version,
                     out.game_id, status, exc_info=not isinstance(err, Unreachable))
-        await interaction.followup.send(
-            f"Played `{out.move}`, but I could not post it yet{status}; I'll keep trying."
-            " `/game board` shows the game.",
-            ephemeral=True,
-        )
+        await answer.say(f"Played `{out.move}`, but I could not post it yet{status}; I'll keep trying."
+                         " `/game board` shows the game.")
         return
-    await interaction.followup.send(f"Played `{out.move}`.", ephemeral=True)
+    text, view = await played(interaction, out, answer.in_place)
+    await answer.say(text, view=view)
 
+
+async def played(interaction: Interaction, out: Outbox, in_place: bool) -> tuple[str, discord.ui.View | None]:
+    """Returns "Played …" and, for a move picked in a private step, that step again at the new position.
+
+    So a player places chip after chip, or attacks again, in the message they are clicking,
+    while the live board catches up.
+    """
+    text = f"Played `{out.move}`."
+    if not in_place or out.move is None:
+        return text, None
+    try:
+        table = await interaction.client.tables.table(str(interaction.channel_id))
+    except GameError:
+        return text, None
+    picking, player = picking_of(table), table.name_of(str(interaction.user.id))
+    steps = picking.steps(out.move) if picking is not None else None
+    if not steps or len(steps) < 2 or player is None or table.game is None or player not in table.game.to_act():
+        return text, None
+    again = next_step(table, player, steps[:-1])
+    if again is None or again.move is not None:
+        return text, None
+    return f"{text} {again.question}", step_view(table.row.id, table.row.version, again)

@@ -20,6 +20,12 @@ activations edited in. Then a change of player within it pings no one who is at 
 a player who is away (see :attr:`~host.outbox.Outbox.away`) gets a new board and a ping, as
 at a turn's start.
 
+A channel's boards are edited at most once every ``bot.edit_every`` seconds (one, by default):
+an edit or close that comes sooner waits out the rest of that second, and if more moves landed
+meanwhile it leaves the edit to the newest, which shows them all. Discord limits edits per
+channel, and a player clicking through placements no longer costs a render, an upload and an
+edit a click (the click itself is answered at once, see :func:`cogs.actions.play_move`).
+
 Where the board is lives in the store with the game, so after a restart the next move
 edits the same message (or posts anew if it was deleted). A burst of moves is
 coalesced: a move whose announcement already has a newer one waiting in the same turn
@@ -27,10 +33,15 @@ only adds to the recap, and the newest edits the message once.
 
 Each post, edit and close of a board is done to its copies in the game's spectator
 channels too (:mod:`cogs.spectate`), with the picture just drawn, and no buttons or pings.
+
+Every picture carries alt text (its attachment's ``description``, at most 1,024 characters),
+worded by the game's surface from the public view alone (:func:`alt_text`): the game, the
+turn, who is to act and the counts that matter, never a hand.
 """
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 from dataclasses import replace
@@ -41,12 +52,12 @@ import discord
 from cogs import spectate
 from cogs.picker import board_view
 from cogs.prompts import rematch_view
-from cogs.surface import surface_of
+from cogs.surface import shorten, surface_of, title_of
 from host.fairness import sealed_line
 from host.outbox import Outbox
 from host.store import Board
 from host.tables import Table
-from render.common import player_style
+from render.common import extension, player_style
 
 if TYPE_CHECKING:
     from cogs.client import Tablehost
@@ -83,24 +94,6 @@ def trimmed(lines: list[str], limit: int) -> str:
         start += 1
         text = "\n".join(["…", *lines[start:]])
     return text if len(text) <= limit else "…" + text[-(limit - 1) :]
-
-
-def shorten(text: str, limit: int) -> str:
-    """Returns the text whole when it fits in ``limit`` characters, else its longest start that ends a word and
-    fits with "…" after it (a separator left at its end is dropped): a word is never cut. Raises ValueError for a
-    ``limit`` below 1.
-
-    >>> shorten("Bob took 3 countries (Alaska, Kamchatka, Peru).", 36)
-    'Bob took 3 countries (Alaska…'
-    >>> shorten("Ann adds 1. · Bob adds 2.", 16), shorten("short", 5), shorten("Supercalifragilistic", 8)
-    ('Ann adds 1.…', 'short', '…')
-    """
-    if limit < 1:
-        raise ValueError(f"cannot shorten text to {limit} characters")
-    if len(text) <= limit:
-        return text
-    cut = max((k for k in range(limit) if text[k].isspace()), default=0)  # the start text[:cut] ends a word
-    return text[:cut].rstrip().rstrip(",;:·–—").rstrip() + "…"
 
 
 def last_turn(out: Outbox, ended: Board) -> str:
@@ -163,8 +156,8 @@ async def show(
     kept = tuple(out.events) if surface_of(out.game).turn_summary is not None else ()  # what a summary reads
     if same_turn and board is not None:
         turn = replace(board, recap=(*board.recap, *lines), events=(*board.events, *kept))
-        if await _newer_in_turn(bot, out):  # coalesced: the newest of the burst edits the message
-            await store.set_board(out.game_id, turn)
+        if await _newer_in_turn(bot, out) or (await _paced(bot, out) and await _newer_in_turn(bot, out)):
+            await store.set_board(out.game_id, turn)  # coalesced: the newest of the burst edits the message
             return
         if await _edit(bot, channel, out, table, turn):
             await store.set_board(out.game_id, turn)
@@ -178,7 +171,9 @@ async def show(
     else:  # this move ended the turn: it closes the old board, and the new one sums that turn up
         # a game's last move opens the final board (its lines say how it ended), so the turn before ends without it
         ended = board if out.finished else replace(board, recap=(*board.recap, *lines), events=(*board.events, *kept))
+        await _paced(bot, out)
         await _close(bot, channel, out.game_id, board.message_id, ended.recap)
+        _edited(bot, out.channel_id)
         fresh = Board("", key, tuple(lines) if out.finished else (), last_turn=last_turn(out, ended))
     message = await _post(bot, channel, out, table, fresh, head=head, pings=pings)
     await store.set_board(out.game_id, replace(fresh, message_id=str(message.id)))
@@ -191,6 +186,24 @@ async def retire(bot: Tablehost, channel: discord.abc.Messageable, game_id: int)
         await _drop_buttons(channel, board.message_id)
 
 
+async def _paced(bot: Tablehost, out: Outbox) -> bool:
+    """Waits until the channel's boards may be edited again (``bot.edit_every`` after the last edit).
+
+    Returns whether it waited: moves may have landed meanwhile, and the newest shows them all.
+    The channel's deliveries wait behind this one, so a burst of clicks makes one edit a window.
+    """
+    loop = asyncio.get_running_loop()
+    wait = bot.board_edits.get(out.channel_id, -bot.edit_every) + bot.edit_every - loop.time()
+    if wait > 0:
+        await asyncio.sleep(wait)
+    return wait > 0
+
+
+def _edited(bot: Tablehost, channel_id: str) -> None:
+    """Notes that a board of the channel was just edited (or closed), for :func:`_paced`."""
+    bot.board_edits[channel_id] = asyncio.get_running_loop().time()
+
+
 async def _newer_in_turn(bot: Tablehost, out: Outbox) -> bool:
     pending = await bot.tables.store.pending(channel_id=out.channel_id)
     return any(
@@ -200,8 +213,11 @@ async def _newer_in_turn(bot: Tablehost, out: Outbox) -> bool:
     )
 
 
-def _embed(bot: Tablehost, out: Outbox, table: Table | None, board: Board) -> tuple[discord.Embed, str]:
-    """Returns a live board's embed and its picture's file name: the title, the recap and the step, the turn before.
+def _embed(
+    bot: Tablehost, out: Outbox, table: Table | None, board: Board, kind: str = "png"
+) -> tuple[discord.Embed, str]:
+    """Returns a live board's embed and its picture's file name (extension ``kind``): the title, the recap and the
+    step, the turn before.
 
     The recap gives way (trimmed from the top) to keep the whole embed within Discord's 6,000 characters.
     """
@@ -220,7 +236,7 @@ def _embed(bot: Tablehost, out: Outbox, table: Table | None, board: Board) -> tu
         embed.add_field(name=LAST_TURN, value=board.last_turn, inline=False)
     if footer:  # the seed's seal, on every board: a doubtful player finds it whenever they look
         embed.set_footer(text=footer)
-    name = f"{out.game}-{out.game_id}-{out.version}.png"
+    name = f"{out.game}-{out.game_id}-{out.version}.{kind}"
     embed.set_image(url=f"attachment://{name}")
     return embed, name
 
@@ -229,8 +245,13 @@ async def _picture(bot: Tablehost, out: Outbox, table: Table | None) -> bytes:
     return await bot.picture(out.game, out.view or {}, title=table.title if table else None)
 
 
-def _file(png: bytes, name: str) -> discord.File:
-    return discord.File(fp=io.BytesIO(png), filename=name)
+def alt_text(out: Outbox, table: Table | None) -> str:
+    """Returns the board picture's alt text, worded by the game's surface from the public view alone."""
+    return surface_of(out.game).alt(table.title if table else title_of(out.game), out.view or {})
+
+
+def _file(png: bytes, name: str, alt: str) -> discord.File:
+    return discord.File(fp=io.BytesIO(png), filename=name, description=alt)
 
 
 def _buttons(table: Table | None, out: Outbox) -> discord.ui.View | None:
@@ -252,9 +273,9 @@ async def _post(
     head: str,
     pings: discord.AllowedMentions,
 ) -> discord.Message:
-    embed, name = _embed(bot, out, table, board)
-    png = await _picture(bot, out, table)
-    kwargs: dict[str, Any] = {"embed": embed, "file": _file(png, name), "allowed_mentions": pings}
+    png, alt = await _picture(bot, out, table), alt_text(out, table)
+    embed, name = _embed(bot, out, table, board, extension(png))
+    kwargs: dict[str, Any] = {"embed": embed, "file": _file(png, name, alt), "allowed_mentions": pings}
     view = _buttons(table, out)
     if view is not None:
         kwargs["view"] = view
@@ -262,7 +283,7 @@ async def _post(
     message = await channel.send(head[:2000] or None, nonce=nonce, **kwargs)
     out.receipt.setdefault("channel", []).append(message.id)
     # the spectator channels get the same post, picture included, without its buttons and pings
-    await spectate.copy_post(bot, out, message.id, spectate.Post(head[:2000], embed, png, name), part="b")
+    await spectate.copy_post(bot, out, message.id, spectate.Post(head[:2000], embed, png, name, alt), part="b")
     return message
 
 
@@ -274,17 +295,18 @@ async def _edit(
     board: Board,
 ) -> bool:
     """Edits the live board; returns False when it is gone (deleted), so a new one is posted."""
-    embed, name = _embed(bot, out, table, board)
     message_id = board.message_id
     partial = _partial(channel, message_id)
     if partial is None:
         return False
-    png = await _picture(bot, out, table)
+    png, alt = await _picture(bot, out, table), alt_text(out, table)
+    embed, name = _embed(bot, out, table, board, extension(png))
     try:
-        await partial.edit(embed=embed, attachments=[_file(png, name)], view=_buttons(table, out))
+        await partial.edit(embed=embed, attachments=[_file(png, name, alt)], view=_buttons(table, out))
+        _edited(bot, out.channel_id)
     except discord.NotFound:
         return False
-    await spectate.copy_edit(bot, out.game_id, message_id, embed, png, name)
+    await spectate.copy_edit(bot, out.game_id, message_id, embed, png, name, alt)
     return True
 
 

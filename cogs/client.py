@@ -97,6 +97,10 @@ class Tree(app_commands.CommandTree):
         await apologise(interaction, getattr(error, "original", error))
 
 
+EDIT_EVERY = 1.0
+"""Seconds at least between two edits of one channel's boards (see :mod:`cogs.board`)."""
+
+
 class Tablehost(commands.Bot):
     """The bot: slash commands only, no privileged intents.
 
@@ -114,6 +118,7 @@ class Tablehost(commands.Bot):
         sync: bool = False,
         extensions: tuple[str, ...] = COGS,
         threads_by_default: bool = True,
+        edit_every: float = EDIT_EVERY,
         **options: Any,
     ) -> None:
         intents = discord.Intents.default()  # guilds, no privileged intents
@@ -125,6 +130,10 @@ class Tablehost(commands.Bot):
         )
         self.tables = tables
         self.threads_by_default = threads_by_default
+        self.edit_every = edit_every
+        """Seconds at least between two edits of a channel's boards: moves that land sooner are shown together."""
+        self.board_edits: dict[str, float] = {}
+        """When each channel's boards were last edited (the event loop's clock)."""
         self.deliverer = Deliverer(tables.store, self.announce)
         self.spectators = Spectators(tables.store)
         self._deliveries: asyncio.Task[None] | None = None
@@ -169,6 +178,11 @@ class Tablehost(commands.Bot):
         """Returns the PNG of a view, drawn in a worker thread with a bound on concurrent renders."""
         async with self._render_slots:
             return await asyncio.to_thread(render, game, view, title=title, **marks)
+
+    def paced(self, channel_id: str) -> bool:
+        """Tells whether the channel's boards were edited less than :attr:`edit_every` ago (the next edit waits)."""
+        last = self.board_edits.get(channel_id)
+        return last is not None and asyncio.get_running_loop().time() < last + self.edit_every
 
     async def play_move(self, interaction: discord.Interaction[Any], move: str, **how: Any) -> None:
         """Plays a caller's move through the installed :attr:`mover` (buttons and menus call this)."""

@@ -20,7 +20,7 @@ from host.export import RUNNING, export_game, export_text, file_name
 from host.signing import fingerprint
 from host.store import Status, Store
 from host.table import Refusal
-from host.undo import TAKING_BACK
+from host.undo import standing_count
 
 MAX_FILE = 8 * 1024 * 1024
 """Discord's smallest upload limit (a server without boosts): an export larger than this is refused."""
@@ -42,7 +42,7 @@ async def export(interaction: Interaction, game: int | None) -> None:
         )
         return
     name = file_name(data)
-    moves = sum(1 for m in data["moves"] if m["move"] not in TAKING_BACK)
+    moves = standing_count(m["move"] for m in data["moves"])  # as the replay post and /table history
     signed = data.get("signature")
     mark = f" --key {fingerprint(signed['key'])}" if isinstance(signed, dict) else ""
     await interaction.followup.send(

@@ -29,7 +29,7 @@ from cogs.replies import Interaction, begin, channel_of, chunks, deliver_done, p
 from cogs.rules import check_rules, show_help, show_rules
 from cogs.seating import EntropyButton, JoinButton
 from cogs.spectating import board_table
-from cogs.surface import title_of
+from cogs.surface import surface_of, title_of
 from cogs.table import TableCog, game_names
 from cogs.takeback import TakebackButton, ask
 from engines import GAMES, GameError
@@ -37,6 +37,7 @@ from host.fairness import OWN_TEXT, sealed_line
 from host.options import parse_options
 from host.store import Status
 from host.tables import Table
+from render.common import extension
 
 log = logging.getLogger(__name__)
 
@@ -179,10 +180,13 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         if table.game is None:
             await interaction.followup.send(unstarted_line(table), ephemeral=True)
             return
-        png = await self.bot.picture(table.row.game, table.game.view(None), title=table.title)
+        view = table.game.view(None)
+        png = await self.bot.picture(table.row.game, view, title=table.title)
+        alt = surface_of(table.row.game).alt(table.title, view)
         await channel_of(interaction).send(
             discord.utils.escape_mentions(board_caption(table)),
-            file=discord.File(fp=io.BytesIO(png), filename=f"{table.row.game}-{table.row.id}.png"),
+            file=discord.File(fp=io.BytesIO(png), filename=f"{table.row.game}-{table.row.id}.{extension(png)}",
+                              description=alt),
             allowed_mentions=discord.AllowedMentions.none(),
         )
         await interaction.followup.send("Posted.", ephemeral=True)

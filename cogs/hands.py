@@ -75,14 +75,17 @@ async def send_hands(bot: Tablehost, channel: discord.abc.Messageable, out: Outb
         notes = out.private.get(uid, [])
         text = hand_message(out, uid, head, notes)
         try:
-            user = bot.get_user(int(uid)) or await bot.fetch_user(int(uid))
             known = await store.hand_message(out.game_id, uid)
-            if known is None or not await _edit(user, known[1], text):
+            if known is not None and await _edit(bot, known, text):
+                dm_channel: discord.abc.Messageable = bot.get_partial_messageable(int(known[0]))
+            else:
+                user = bot.get_user(int(uid)) or await bot.fetch_user(int(uid))
                 dm = await user.send(text, nonce=f"th{out.id}h{len(done)}"[:25] if out.id is not None else None)
                 await store.set_hand_message(out.game_id, uid, str(dm.channel.id), str(dm.id))
+                dm_channel = dm.channel
             alert = _alert(out, uid)
             if alert:
-                await user.send(f"{head}\n{alert}", nonce=f"th{out.id}a{len(done)}"[:25] if out.id else None)
+                await dm_channel.send(f"{head}\n{alert}", nonce=f"th{out.id}a{len(done)}"[:25] if out.id else None)
             done[uid] = 1
         except discord.HTTPException as err:
             if not isinstance(err, discord.Forbidden | discord.NotFound):
@@ -102,12 +105,15 @@ def _alert(out: Outbox, uid: str) -> str | None:
     return surface_of(out.game).alert(out.secrets[uid], out.view or {}, name)
 
 
-async def _edit(user: discord.User, message_id: str, text: str) -> bool:
-    """Edits a hand DM in place; returns False when it is gone (a new one is then sent)."""
-    dm = user.dm_channel or await user.create_dm()
+async def _edit(bot: Tablehost, known: tuple[str, str], text: str) -> bool:
+    """Edits a hand DM in place, by the (DM channel, message) ids the store kept; False when it is gone.
+
+    No user is fetched and no DM channel opened for it: one request, the edit.
+    """
+    channel_id, message_id = known
     try:
-        await dm.get_partial_message(int(message_id)).edit(content=text)
-    except discord.NotFound:
+        await bot.get_partial_messageable(int(channel_id)).get_partial_message(int(message_id)).edit(content=text)
+    except (discord.NotFound, discord.Forbidden):
         return False
     return True
 

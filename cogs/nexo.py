@@ -37,6 +37,7 @@ from engines.nexo.game import Nexo
 from engines.nexo.reach import overlay
 from host.outbox import Outbox
 from host.tables import Table
+from render.common import extension
 
 BUTTON_MOVES = ("done", "pass", "end")
 """The only Nexohominis moves a button may play."""
@@ -100,6 +101,40 @@ def instruction(view: dict[str, Any], player: str) -> str | None:
         funds = f" with {carbonite} Carbonite" if carbonite is not None else ""
         return f"{player}: produce units or construct{funds}, then end {where}."
     return None
+
+
+def alt_text(title: str, view: dict[str, Any]) -> str:
+    """Returns the board picture's alt text: the round, the phase, who is to act, then each side's units and
+    buildings standing, Carbonite and Energy (all public in Nexohominis).
+
+    >>> print(alt_text("Nexohominis", {"round": 2, "phase": "action", "turn": "bob", "active": "b3",
+    ...     "players": {"ann": {"carbonite": 5, "energy_production": 4, "energy_demand": 3},
+    ...                 "bob": {"carbonite": 2, "energy_production": 2, "energy_demand": 3, "blackout": True}},
+    ...     "models": {"a1": {"owner": "ann"}, "b3": {"owner": "bob"}, "b4": {"owner": "bob"}},
+    ...     "buildings": {"x": {"owner": "ann", "wreck": False}, "y": {"owner": "bob", "wreck": True}}}))
+    Nexohominis board, round 2, Action Phase: bob to act (activating b3). ann 1 unit, 1 building, 5 Carbonite,
+    Energy 4 produced for 3 needed; bob 2 units, 0 buildings, 2 Carbonite, Energy 2 produced for 3 needed
+    (Blackout).
+    """
+    head = f"{title} board, round {view.get('round', '?')}, {str(view.get('phase', '?')).title()} Phase"
+    acting = view.get("initiative") if view.get("phase") == "initiative" else view.get("turn")
+    if view.get("result"):
+        winners = " and ".join(view.get("winners") or [])
+        head += f": {f'{winners} won' if winners else 'a draw'} ({view['result']})."
+    elif acting:
+        head += f": {acting} to act" + (f" (activating {view['active']})." if view.get("active") else ".")
+    else:
+        head += "."
+    models, buildings = (view.get("models") or {}).values(), (view.get("buildings") or {}).values()
+    sides = []
+    for player, side in (view.get("players") or {}).items():
+        units = sum(1 for m in models if m.get("owner") == player)
+        standing = sum(1 for b in buildings if b.get("owner") == player and not b.get("wreck"))
+        energy = (f", Energy {side.get('energy_production', 0)} produced for {side.get('energy_demand', 0)} needed"
+                  + (" (Blackout)" if side.get("blackout") else ""))
+        sides.append(f"{player} {plural(units, 'unit')}, {plural(standing, 'building')},"
+                     f" {side.get('carbonite', 0)} Carbonite{energy}")
+    return head + (f" {'; '.join(sides)}." if sides else "")
 
 
 Suggest = Callable[[Nexo, str], list[tuple[str, str]]]
@@ -195,8 +230,8 @@ class NexoCog(commands.GroupCog, group_name="nexo", group_description="Nexohomin
         png = await self.bot.picture("nexo", game.view(None), overlay=marks)
         reach = "it cannot move now" if not marks["move"] else "shaded: where it can Move; hatched: Dash"
         text = f"**{marks['unit']}**: {reach}. Circles: weapon ranges; lines: enemies it can see, by cover."
-        await interaction.followup.send(text, file=discord.File(io.BytesIO(png), f"show-{marks['unit']}.png"),
-                                        ephemeral=True)
+        name = f"show-{marks['unit']}.{extension(png)}"
+        await interaction.followup.send(text, file=discord.File(io.BytesIO(png), name), ephemeral=True)
 
     # -- orders -----------------------------------------------------------------------
 
@@ -399,5 +434,6 @@ class NexoCog(commands.GroupCog, group_name="nexo", group_description="Nexohomin
 
 
 SURFACE = Surface(commands=NexoCog, quick_moves=quick_moves, turn_key=phase_key, board_title=board_title,
-                  instruction=instruction)
-"""Nexohominis on Discord: ``/nexo``, its Done/Pass/End buttons, a board per phase, and each player's step."""
+                  instruction=instruction, alt_text=alt_text)
+"""Nexohominis on Discord: ``/nexo``, its Done/Pass/End buttons, a board per phase, each player's step, and the
+board's alt text."""

@@ -23,8 +23,10 @@ from cogs.replies import Interaction
 from cogs.rules import show_help, show_rules
 from cogs.surface import Surface
 from engines import GameError
+from engines.core.words import plural
 from engines.nxs.view import piece_moves
 from host.tables import Table
+from render.common import extension
 
 
 def quick_moves(table: Table, player: str) -> list[tuple[str, str]]:
@@ -57,6 +59,38 @@ def instruction(view: dict[str, Any], player: str) -> str | None:
     seat = f"{player} ({colour})" if colour else player
     score = f" ({held} of {target} hexes held)" if held is not None and target is not None else ""
     return f"{seat}: move or capture with a ship, then rotate it{score}."
+
+
+def alt_text(title: str, view: dict[str, Any]) -> str:
+    """Returns the board picture's alt text: who is to act and at which step, then each side's hexes held of its
+    target, ships afloat and ships captured (NXS counts no turn numbers: a turn is named by its player and step).
+
+    >>> print(alt_text("NXS", {"players": ["ann", "bob"], "colours": {"ann": "white", "bob": "black"},
+    ...     "step": "move", "turn": "ann", "score": {"ann": 3, "bob": 4}, "target": {"ann": 10, "bob": 10},
+    ...     "captured": {"ann": 0, "bob": 1}, "pieces": [{"owner": "ann"}, {"owner": "bob"}, {"owner": "bob"}]}))
+    NXS board, move step: ann (white) to act. ann (white) 3 of 10 hexes held, 1 ship, 0 captured;
+    bob (black) 4 of 10 hexes held, 2 ships, 1 captured.
+    >>> print(alt_text("NXS", {"players": ["ann", "bob"], "result": {"termination": "resign", "winners": ["bob"]}}))
+    NXS board: bob won (resign). ann 0 of ? hexes held, 0 ships, 0 captured; bob 0 of ? hexes held, 0 ships,
+    0 captured.
+    """
+    colours, result = view.get("colours") or {}, view.get("result")
+
+    def seat(player: str) -> str:
+        return f"{player} ({colours[player]})" if player in colours else player
+
+    if result:
+        winners = " and ".join(result.get("winners") or [])
+        head = f"{title} board: {f'{winners} won' if winners else 'a draw'} ({result.get('termination')})."
+    else:
+        step, acting = view.get("step"), view.get("turn")
+        head = f"{title} board, {step} step" + (f": {seat(acting)} to act." if acting else ".")
+    score, target, captured = view.get("score") or {}, view.get("target") or {}, view.get("captured") or {}
+    pieces = view.get("pieces") or []
+    sides = [f"{seat(p)} {score.get(p, 0)} of {target.get(p, '?')} hexes held,"
+             f" {plural(sum(1 for x in pieces if x.get('owner') == p), 'ship')}, {captured.get(p, 0)} captured"
+             for p in view.get("players") or []]
+    return head + (f" {'; '.join(sides)}." if sides else "")
 
 
 @app_commands.guild_only()
@@ -186,7 +220,7 @@ class NxsCog(commands.GroupCog, group_name="nxs", group_description="NXS: a two-
         png = await self.bot.picture("nxs", view, selected=cell, moves=options["moves"], captures=options["captures"])
         text = f"{cell}: {len(options['moves'])} move(s), {len(options['captures'])} capture(s)."
         await interaction.followup.send(
-            text, file=discord.File(io.BytesIO(png), filename=f"nxs-{cell}.png"), ephemeral=True
+            text, file=discord.File(io.BytesIO(png), filename=f"nxs-{cell}.{extension(png)}"), ephemeral=True
         )
 
     # -- autocomplete -----------------------------------------------------------------
@@ -222,5 +256,6 @@ class NxsCog(commands.GroupCog, group_name="nxs", group_description="NXS: a two-
         return self._choices(cells, current)
 
 
-SURFACE = Surface(commands=NxsCog, quick_moves=quick_moves, picking=PICKING, instruction=instruction)
-"""NXS on Discord: ``/nxs``, its ships picked by clicks, its rotate buttons, and each turn's step."""
+SURFACE = Surface(commands=NxsCog, quick_moves=quick_moves, picking=PICKING, instruction=instruction,
+                  alt_text=alt_text)
+"""NXS on Discord: ``/nxs``, its ships picked by clicks, its rotate buttons, each turn's step, the board's alt text."""

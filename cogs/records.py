@@ -13,6 +13,7 @@ import discord
 from cogs.replies import Interaction, begin
 from cogs.surface import title_of
 from host.store import GameRow, Status
+from host.undo import standing_count
 
 HISTORY = 15
 """Past games ``/table history`` lists."""
@@ -40,7 +41,7 @@ def day_of(stamp: str) -> str:
 
 
 async def history(interaction: Interaction) -> None:
-    """Lists the channel's past games: id, game, players, result, length and date."""
+    """Lists the channel's past games: id, game, players, result, length (its standing moves) and date."""
     await begin(interaction)
     store = interaction.client.tables.store
     rows = await store.past_games(str(interaction.channel_id), limit=HISTORY)
@@ -52,7 +53,8 @@ async def history(interaction: Interaction) -> None:
         seats = await store.seats(row.id)
         title = title_of(row.game)
         players = ", ".join(discord.utils.escape_markdown(s.name) for s in seats)
-        moves = f"{row.version} move{'s' if row.version != 1 else ''}"
+        count = standing_count(m.move for m in await store.moves(row.id))  # not row.version: it counts undos too
+        moves = f"{count} move{'s' if count != 1 else ''}"
         lines.append(f"`{row.id}` **{title}**: {players}; {result_text(row)}; {moves}; {day_of(row.updated_at)}")
     await interaction.followup.send("\n".join(lines)[:2000], ephemeral=True,
                                     allowed_mentions=discord.AllowedMentions.none())

@@ -5,12 +5,17 @@ positions, :mod:`render.replay` draws them). It is for everyone, so it is posted
 channel, not to the caller alone: nothing secret is drawn, only spectator views, so a
 running game's replay up to now is fine too. Replaying the log and drawing take seconds
 of CPU for a long game: both run in a worker thread, one replay at a time per bot, so the
-event loop keeps answering and live boards keep their picture workers. A game of more
-than :data:`PROGRESS_FROM` turns first posts "Drawing the replay… 40/120 turns", edited
+event loop keeps answering and live boards keep their picture workers. A replay of more
+than :data:`PROGRESS_FROM` frames first posts "Drawing the replay… 40/121 frames", edited
 every :data:`PROGRESS_EVERY` seconds, and that message becomes the replay.
 
+The post counts as the board and ``/table history`` do: its turns are the game's own turn
+number where it has one (:func:`host.replay.turns_of`), its moves the moves that stand
+(:func:`host.undo.standing_count`: undo and takeback entries and the moves they took back do
+not count).
+
 The GIF stays under the channel's upload limit (at most 8 MB): a long game skips turns
-evenly, and the post says which ("every 2nd turn shown").
+evenly, and the post says which ("every 2nd frame shown").
 
 :func:`post_replay` is the automatic post at a game's end; :func:`start_post` runs it as a
 background task, so the delivery of the game-over announcement never waits for it or
@@ -31,10 +36,12 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from cogs.replies import Interaction, begin, channel_of
-from cogs.surface import title_of
+from cogs.surface import ALT_LIMIT, shorten, surface_of, title_of
 from engines import GameError
-from host.replay import Frame, game_frames, turn_views
+from engines.core.words import plural
+from host.replay import Frame, game_frames, turn_views, turns_of, unit_of
 from host.store import GameRow, Status
+from host.undo import standing_count
 from render.replay import LIMIT, TooLarge, animation, ordinal
 
 if TYPE_CHECKING:
@@ -43,7 +50,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 PROGRESS_FROM = 40
-"""Turns from which the replay is announced by a progress message before it is drawn."""
+"""Frames from which the replay is announced by a progress message before it is drawn."""
 PROGRESS_EVERY = 2.0
 """Seconds between two edits of the progress message."""
 FAILED = "The replay could not be drawn."
@@ -71,19 +78,20 @@ def upload_limit(channel: Any) -> int:
 
 
 def progress_text(done: int, total: int) -> str:
-    """Returns the progress message.
+    """Returns the progress message, in frames drawn (a XISK replay has more frames than turns: its claims).
 
-    >>> progress_text(40, 120)
-    'Drawing the replay… 40/120 turns'
+    >>> progress_text(40, 121)
+    'Drawing the replay… 40/121 frames'
     """
-    return f"Drawing the replay… {done}/{total} turns"
+    return f"Drawing the replay… {done}/{total} frames"
 
 
-def replay_text(row: GameRow, seats: list[str], frames: list[Frame], step: int) -> str:
-    """Returns the post's text: "Replay of XISK game 12 (Ann, Bob, Cy): 300 turns, won by Ann."."""
+def replay_text(row: GameRow, seats: list[str], frames: list[Frame], step: int, moves: int) -> str:
+    """Returns the post's text: "Replay of XISK game 12 (Ann, Bob, Cy): 56 turns, 811 moves, won by Ann."."""
     title = title_of(row.game)
-    turns = len(frames) - 1
-    parts = [f"Replay of {title} game {row.id} ({', '.join(seats)}): {turns} turn{'s' if turns != 1 else ''}"]
+    turns, unit = turns_of(frames), unit_of(row.game)
+    parts = [f"Replay of {title} game {row.id} ({', '.join(seats)}): {turns} {unit}{'s' if turns != 1 else ''}",
+             f"{moves} move{'s' if moves != 1 else ''}"]
     if row.status is Status.FINISHED:
         parts.append("a draw" if not row.winners else "won by " + " and ".join(row.winners))
     elif row.status is Status.ABORTED:
@@ -92,8 +100,21 @@ def replay_text(row: GameRow, seats: list[str], frames: list[Frame], step: int) 
         parts.append("so far")
     text = ", ".join(parts)
     if step > 1:
-        text += f" (every {ordinal(step)} turn shown, to fit Discord's upload limit)"
+        text += f" (every {ordinal(step)} frame shown, to fit Discord's upload limit)"
     return discord.utils.escape_mentions(discord.utils.escape_markdown(text + "."))
+
+
+def replay_alt(game: str, game_id: int, frames: list[Frame], step: int) -> str:
+    """Returns the replay GIF's alt text: what it animates, then its last frame as the game's board alt text.
+
+    >>> replay_alt("tally", 12, [Frame({}, 0, None, "Start"), Frame({"turn_number": 1}, 1, "ann", "Turn 1")], 2)
+    'Animated replay of tally game 12: 1 turn, every 2nd frame shown. Last frame: tally board, turn 1.'
+    """
+    title = title_of(game)
+    shown = f", every {ordinal(step)} frame shown" if step > 1 else ""
+    last = surface_of(game).alt(title, frames[-1].view) if frames else ""
+    text = f"Animated replay of {title} game {game_id}: {plural(turns_of(frames), 'turn')}{shown}. Last frame: {last}"
+    return shorten(text, ALT_LIMIT)
 
 
 @dataclass
@@ -119,17 +140,18 @@ async def _drawn(row: GameRow, limit: int, message: discord.Message | None,
             result = work.result()
             return result.gif, result.step
         if message is not None and progress.done != progress.shown:
-            progress.shown = progress.done  # frame 0 is the start: turns drawn are one fewer than frames
+            progress.shown = progress.done
             try:
-                await message.edit(content=progress_text(max(progress.done - 1, 0), progress.total - 1))
+                await message.edit(content=progress_text(progress.done, progress.total))
             except discord.HTTPException as err:  # a missed progress edit is no reason to stop
                 log.info("replay of game %s: progress edit failed (%s)", row.id, err)
 
 
-async def _frames(bot: Tablehost, row: GameRow) -> tuple[list[str], list[Frame]]:
+async def _frames(bot: Tablehost, row: GameRow) -> tuple[list[str], list[Frame], int]:
+    """Returns the seat names, the frames and the standing moves of a started game."""
     seats, seed, options, moves = await game_frames(bot.tables.store, row)
     frames = await asyncio.to_thread(turn_views, row.game, seats, seed, options, moves)
-    return seats, frames
+    return seats, frames, standing_count(move for _, move in moves)
 
 
 def _slot(bot: Tablehost) -> asyncio.Semaphore:
@@ -143,13 +165,13 @@ async def _post(bot: Tablehost, row: GameRow, channel: discord.abc.Messageable, 
                 nonce: str | None = None) -> discord.Message | None:
     """Draws the game's replay and posts it in ``channel``; returns the message (None: it was there already)."""
     async with _slot(bot):
-        seats, frames = await _frames(bot, row)
+        seats, frames, moves = await _frames(bot, row)
         limit = upload_limit(channel)
         none = discord.AllowedMentions.none()
         once: dict[str, Any] = {"nonce": nonce} if nonce else {}
         message = None
-        if len(frames) - 1 > PROGRESS_FROM:
-            message = await channel.send(progress_text(0, len(frames) - 1), allowed_mentions=none, **once)
+        if len(frames) > PROGRESS_FROM:
+            message = await channel.send(progress_text(0, len(frames)), allowed_mentions=none, **once)
             if message.attachments:  # the nonce gave back a replay already posted
                 return None
         try:
@@ -158,8 +180,9 @@ async def _post(bot: Tablehost, row: GameRow, channel: discord.abc.Messageable, 
             if message is not None:  # the progress message must not promise a replay for ever
                 await message.edit(content=FAILED)
             raise
-        file = discord.File(io.BytesIO(gif), filename=f"{row.game}-{row.id}-replay.gif")
-        text = replay_text(row, seats, frames, step)
+        file = discord.File(io.BytesIO(gif), filename=f"{row.game}-{row.id}-replay.gif",
+                            description=replay_alt(row.game, row.id, frames, step))
+        text = replay_text(row, seats, frames, step, moves)
         if message is not None:
             return await message.edit(content=text, attachments=[file], allowed_mentions=none)
         return await channel.send(text, file=file, allowed_mentions=none, **once)

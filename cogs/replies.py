@@ -6,7 +6,10 @@ caller (ephemeral), results go to the channel through the stored announcement.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Awaitable
+from typing import TypeVar
 
 import discord
 from discord import app_commands
@@ -16,6 +19,8 @@ from host.outbox import Outbox
 from host.table import Person
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 Interaction = discord.Interaction[Tablehost]
 
@@ -47,6 +52,59 @@ def person(interaction: Interaction) -> Person:
 async def begin(interaction: Interaction) -> None:
     """Acknowledges at once, privately: refusals stay with the caller, results go to the channel."""
     await interaction.response.defer(ephemeral=True, thinking=True)
+
+
+ACK_WITHIN = 2.0
+"""Seconds an answer may wait for its work before the interaction is acknowledged (Discord allows 3)."""
+
+
+class Answer:
+    """One interaction's private answer: a single callback carrying the result when the work is quick.
+
+    Discord wants a callback within 3 seconds. A move is usually played and shown well within
+    that, so the callback itself says what happened: one request where a defer and a follow-up
+    took two. Work still running at :data:`ACK_WITHIN` is acknowledged first (a "thinking"
+    reply, or an in-place "Working…"), and the answer follows when it is done.
+
+    ``in_place`` answers by editing the clicked message (one only the clicker sees, such as
+    a confirmation or a step of a picked move), as Discord lets such a message be edited only
+    through its interactions.
+    """
+
+    def __init__(self, interaction: Interaction, *, in_place: bool = False) -> None:
+        self.interaction, self.in_place = interaction, in_place
+        self.deadline = asyncio.get_running_loop().time() + ACK_WITHIN
+
+    async def within(self, work: Awaitable[T]) -> T:
+        """Returns the work's result; acknowledges the interaction first if the work outlasts the deadline.
+
+        The work runs as a task of its own: a cancelled answer never cancels a commit halfway.
+        """
+        task = asyncio.ensure_future(work)
+        if not self.interaction.response.is_done():
+            done, _ = await asyncio.wait({task}, timeout=max(self.deadline - asyncio.get_running_loop().time(), 0))
+            if not done:
+                await self._acknowledge()
+        return await task
+
+    async def _acknowledge(self) -> None:
+        if self.in_place:
+            await self.interaction.response.edit_message(content="Working on it…", view=None)
+        else:
+            await self.interaction.response.defer(ephemeral=True, thinking=True)
+
+    async def say(self, text: str, *, view: discord.ui.View | None = None) -> None:
+        """Answers privately: in the callback when none was sent yet, else in a follow-up (or the edited message)."""
+        response, extra = self.interaction.response, {} if view is None else {"view": view}
+        if not response.is_done():
+            if self.in_place:
+                await response.edit_message(content=text, view=view)
+            else:
+                await response.send_message(text, ephemeral=True, **extra)
+        elif self.in_place:
+            await self.interaction.edit_original_response(content=text, view=view)
+        else:
+            await self.interaction.followup.send(text, ephemeral=True, **extra)
 
 
 def channel_of(interaction: Interaction) -> discord.abc.Messageable:

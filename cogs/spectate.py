@@ -50,18 +50,21 @@ NO_PINGS = discord.AllowedMentions.none()
 
 @dataclass(frozen=True)
 class Post:
-    """What a copy shows: a public post's text, embed and picture (PNG bytes under ``filename``)."""
+    """What a copy shows: a public post's text, embed and picture (PNG bytes under ``filename``, with its alt
+    text ``description``)."""
 
     content: str | None = None
     embed: discord.Embed | None = None
     png: bytes | None = None
     filename: str | None = None
+    description: str | None = None
 
     def file(self) -> discord.File | None:
-        """Returns the picture as a new upload, or None."""
+        """Returns the picture as a new upload (with its alt text), or None."""
         if self.png is None:
             return None
-        return discord.File(fp=io.BytesIO(self.png), filename=self.filename or "board.png")
+        return discord.File(fp=io.BytesIO(self.png), filename=self.filename or "board.png",
+                            description=self.description)
 
 
 def unpinged(text: str, names: Mapping[str, str]) -> str:
@@ -114,7 +117,7 @@ async def copy_post(bot: Tablehost, out: Outbox, source_id: int | str, post: Pos
     """
     source = str(source_id)
     content = unpinged(post.content, out.names)[:2000] if post.content else None
-    copy = Post(content, post.embed, post.png, post.filename)
+    copy = Post(content, post.embed, post.png, post.filename, post.description)
 
     async def send(channel_id: str) -> None:
         if await bot.spectators.copy_of(channel_id, source) is not None:
@@ -126,14 +129,14 @@ async def copy_post(bot: Tablehost, out: Outbox, source_id: int | str, post: Pos
 
 
 async def copy_edit(bot: Tablehost, game_id: int, source_id: int | str, embed: discord.Embed, png: bytes,
-                    filename: str) -> None:
-    """Edits the copies of a live board that was just edited: its new embed and picture."""
+                    filename: str, description: str | None = None) -> None:
+    """Edits the copies of a live board that was just edited: its new embed and picture (alt text ``description``)."""
 
     async def edit(channel_id: str) -> None:
         copy = await bot.spectators.copy_of(channel_id, str(source_id))
         if copy is None:
             return  # never copied: the board predates the spectator channel, or its copy failed
-        file = discord.File(fp=io.BytesIO(png), filename=filename)
+        file = discord.File(fp=io.BytesIO(png), filename=filename, description=description)
         await bot.get_partial_messageable(int(channel_id)).get_partial_message(int(copy)).edit(
             embed=embed, attachments=[file]
         )

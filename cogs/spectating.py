@@ -16,10 +16,11 @@ from discord import app_commands
 from cogs.client import Tablehost
 from cogs.replies import Interaction, begin
 from cogs.spectate import MAX_CHANNELS, NO_PINGS, Post, guarded, send_copy, unpinged
-from cogs.surface import title_of
+from cogs.surface import surface_of, title_of
 from engines import GameError
 from host.store import GameRow
 from host.tables import NoGame, Table
+from render.common import extension
 
 log = logging.getLogger("cogs.spectate")
 
@@ -168,14 +169,18 @@ async def copy_board(bot: Tablehost, table: Table, channel_id: str) -> None:
         source = await source_channel.fetch_message(int(board.message_id))
     except discord.NotFound:
         return  # deleted: the next move posts a new board, and it is copied
-    filename = source.attachments[0].filename if source.attachments else f"{table.row.game}-{table.row.id}.png"
+    view = table.game.view(None)
+    png = await bot.picture(table.row.game, view, title=table.title)
+    kind = extension(png)  # the picture is drawn anew: its name follows its encoding
+    filename = f"{source.attachments[0].filename.rpartition('.')[0]}.{kind}" if source.attachments \
+        else f"{table.row.game}-{table.row.id}.{kind}"
     embed = source.embeds[0] if source.embeds else None
     if embed is not None:
         embed.set_image(url=f"attachment://{filename}")
-    png = await bot.picture(table.row.game, table.game.view(None), title=table.title)
     names = {s.player_id: s.name for s in table.seats}
     content = unpinged(source.content, names)[:2000] or None
-    message = await send_copy(bot, channel_id, Post(content, embed, png, filename))
+    alt = surface_of(table.row.game).alt(table.title, view)
+    message = await send_copy(bot, channel_id, Post(content, embed, png, filename, alt))
     await bot.spectators.set_copy(table.row.id, channel_id, board.message_id, str(message.id))
 
 

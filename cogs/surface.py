@@ -41,11 +41,15 @@ Instruction = Callable[[dict[str, Any], str], str | None]
 """``(public view, seat) -> the player's next step``, e.g. "Ann: place 6 chips (Supply phase), then attack or end."."""
 TurnSummary = Callable[[str, list[dict[str, Any]]], str | None]
 """``(seat, the turn's public events) -> the turn in short``, e.g. "Bob took 3 countries (…), drew a card."."""
+AltText = Callable[[str, dict[str, Any]], str]
+"""``(game title, public view) -> the board picture's alt text``: the game, the turn, who is to act, the counts."""
 
 MAX_BUTTONS = 5
 """Buttons in one row of a message (Discord's limit)."""
 GIVE_UP = frozenset({"concede", "resign", "scrap", "abort"})
 """First words of moves that give something up for good: never a quick button, always confirmed."""
+ALT_LIMIT = 1024
+"""Characters of an attachment's description, its alt text (Discord's limit)."""
 
 
 def gives_up(move: str) -> bool:
@@ -83,6 +87,44 @@ def default_title(title: str, view: dict[str, Any]) -> str:
     if isinstance(view.get("phase"), str):
         parts.append(f"{view['phase']} phase")
     return " · ".join(parts)[:256]
+
+
+def default_alt_text(title: str, view: dict[str, Any]) -> str:
+    """Returns "XISK board, turn 3, attack phase: Ann to act." from a view's ``turn_number``, ``phase`` and ``to_act``.
+
+    >>> default_alt_text("XISK", {"turn_number": 3, "phase": "attack", "to_act": ["Ann"]})
+    'XISK board, turn 3, attack phase: Ann to act.'
+    >>> default_alt_text("Tally", {"turn": "bob"}), default_alt_text("Tally", {})
+    ('Tally board: bob to act.', 'Tally board.')
+    """
+    parts = [f"{title} board"]
+    if isinstance(view.get("turn_number"), int) and view["turn_number"] > 0:
+        parts.append(f"turn {view['turn_number']}")
+    if isinstance(view.get("phase"), str):
+        parts.append(f"{view['phase']} phase")
+    acting = view.get("to_act")
+    if acting is None:
+        acting = [view["turn"]] if isinstance(view.get("turn"), str) else []
+    names = " and ".join(str(a) for a in acting) if isinstance(acting, list) else ""
+    return ", ".join(parts) + (f": {names} to act." if names else ".")
+
+
+def shorten(text: str, limit: int) -> str:
+    """Returns the text whole when it fits in ``limit`` characters, else its longest start that ends a word and
+    fits with "…" after it (a separator left at its end is dropped): a word is never cut. Raises ValueError for a
+    ``limit`` below 1.
+
+    >>> shorten("Bob took 3 countries (Alaska, Kamchatka, Peru).", 36)
+    'Bob took 3 countries (Alaska…'
+    >>> shorten("Ann adds 1. · Bob adds 2.", 16), shorten("short", 5), shorten("Supercalifragilistic", 8)
+    ('Ann adds 1.…', 'short', '…')
+    """
+    if limit < 1:
+        raise ValueError(f"cannot shorten text to {limit} characters")
+    if len(text) <= limit:
+        return text
+    cut = max((k for k in range(limit) if text[k].isspace()), default=0)  # the start text[:cut] ends a word
+    return text[:cut].rstrip().rstrip(",;:·–—").rstrip() + "…"
 
 
 def default_instruction(view: dict[str, Any], player: str) -> str:
@@ -181,6 +223,8 @@ class Surface:
     """A finished turn in short, from its public events (default: the board joins the turn's recap lines)."""
     picking: Picking | None = None
     """How its moves are picked by clicks under the live board (default: buttons only)."""
+    alt_text: AltText | None = None
+    """The board picture's alt text, from the public view alone (default: :func:`default_alt_text`)."""
 
     def buttons(self, table: Table, player: str) -> list[tuple[str, str]]:
         """Returns the (label, move) buttons for the player to act."""
@@ -214,6 +258,11 @@ class Surface:
         """Returns the line naming a player's next step (the game's own, else :func:`default_instruction`)."""
         own = self.instruction(view, player) if self.instruction is not None else None
         return own or default_instruction(view, player)
+
+    def alt(self, title: str, view: dict[str, Any]) -> str:
+        """Returns the board picture's alt text (the game's own, else :func:`default_alt_text`), at most
+        :data:`ALT_LIMIT` characters, shortened at a word's end."""
+        return shorten((self.alt_text or default_alt_text)(title, view), ALT_LIMIT)
 
     def summary(self, player: str, events: list[dict[str, Any]]) -> str | None:
         """Returns a finished turn of ``player`` in short, from its public events; None: the game sums up none."""

@@ -90,6 +90,44 @@ def instruction(view: dict[str, Any], player: str) -> str | None:
     return None
 
 
+def alt_text(title: str, view: dict[str, Any]) -> str:
+    """Returns the board picture's alt text: the turn, its phase, who is to act, and each player's counts.
+
+    Only the public view is read: of a hand, only how many cards it holds (``cards_held``), never which.
+
+    >>> alt_text("XISK", {"phase": "supply", "turn_number": 12, "to_act": ["Ann"], "order": ["Ann", "Bob"],
+    ...     "countries": {"a": {"owner": "Ann", "chips": 3}, "b": {"owner": "Bob", "chips": 1}},
+    ...     "cards_held": {"Ann": 2, "Bob": 1}, "eliminated": []})
+    'XISK board, turn 12, Supply phase: Ann to act. Ann 1 country, 3 chips, 2 cards; Bob 1 country, 1 chip, 1 card.'
+    >>> alt_text("XISK", {"phase": "claim", "turn_number": 0, "to_act": ["Bob"], "claims": [{}], "claims_left": 1})
+    'XISK board, claiming countries (card 2 of 2): Bob to act.'
+    """
+    phase, acting = str(view.get("phase") or ""), " and ".join(view.get("to_act") or [])
+    if phase == "claim":
+        done = len(view.get("claims") or [])
+        head = f"{title} board, claiming countries (card {done + 1} of {done + int(view.get('claims_left') or 0)})"
+    else:
+        head = f"{title} board, turn {view.get('turn_number', '?')}"
+        if phase != "over":
+            head += f", {phase.capitalize()} phase"
+    if view.get("winner"):
+        head += f": {view['winner']} won."
+    else:
+        head += f": {acting} to act." if acting else "."
+    countries = list((view.get("countries") or {}).values())
+    held, out = view.get("cards_held") or {}, set(view.get("eliminated") or [])
+    sides = []
+    for player in view.get("order") or []:
+        if player in out:
+            sides.append(f"{player} out")
+            continue
+        owned = [c for c in countries if c.get("owner") == player]
+        chips = sum(int(c.get("chips") or 0) for c in owned)
+        sides.append(f"{player} {plural(len(owned), 'country', 'countries')}, {plural(chips, 'chip')},"
+                     f" {plural(int(held.get(player, 0)), 'card')}")
+    return head + (f" {'; '.join(sides)}." if sides else "")
+
+
 def turn_key(out: Outbox) -> tuple[str, ...]:
     """Returns what a XISK live board lasts: one player's turn, numbered, so each turn opens a board with its step.
 
@@ -353,5 +391,7 @@ SURFACE = Surface(
     instruction=instruction,
     turn_summary=turn_summary,
     turn_key=turn_key,
+    alt_text=alt_text,
 )
-"""XISK on Discord: ``/xisk``, its buttons, the redeem menu, battle lines, the hand DM, each turn's step and summary."""
+"""XISK on Discord: ``/xisk``, its buttons, the redeem menu, battle lines, the hand DM, each turn's step and summary,
+the board's alt text."""

@@ -26,5 +26,6 @@ KIT = GameKit(
     picture=draw,
     replay_turn=phase_of,
     replay_note=phase_note,
+    replay_unit="phase",
     surface=SURFACE,
 )

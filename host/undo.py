@@ -38,7 +38,7 @@ chance (going back would roll those dice again).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from engines.core import Event, Game
@@ -67,6 +67,24 @@ def effective_moves(log: list[MoveRow]) -> list[MoveRow]:
         else:
             standing.append(row)
     return standing
+
+
+def standing_count(moves: Iterable[str]) -> int:
+    """Returns how many moves of a log (its move texts) stand: what "moves" means wherever a count is shown.
+
+    Each ``undo`` or ``takeback`` entry is not a move and takes back the latest standing one, as
+    :func:`effective_moves` (one with no standing move takes back nothing)::
+
+        >>> standing_count(["a", "b", "undo", "c", "takeback"]), standing_count(["undo", "a"])
+        (1, 1)
+    """
+    count = 0
+    for move in moves:
+        if move in TAKING_BACK:
+            count = max(count - 1, 0)
+        else:
+            count += 1
+    return count
 
 
 def taken_back(before: dict[str, Any], after: dict[str, Any], entry: str) -> dict[str, Any]:

@@ -1,4 +1,6 @@
-"""Pictures: a view (dict) in, PNG bytes out. Nothing here sees a full state or Discord.
+"""Pictures: a view (dict) in, PNG or WebP bytes out. Nothing here sees a full state or Discord.
+
+How a picture is encoded is chosen in one place, :func:`render.common.encode`.
 
 :func:`render` draws with the game's own renderer (its kit's ``render``) and falls back to
 :mod:`render.generic`, a status card, for a game without one.
@@ -13,7 +15,10 @@ from render import generic
 
 
 def render(game: str, view: dict[str, Any], *, title: str | None = None, **marks: Any) -> bytes:
-    """Returns the PNG picture of ``view`` for ``game``; ``marks`` are optional highlights."""
+    """Returns the encoded picture of ``view`` for ``game``; ``marks`` are optional highlights.
+
+    :func:`render.common.extension` names its type (``png`` or ``webp``) for a file name.
+    """
     kit = KITS.get(game)
     if kit is not None and kit.render is not None:
         return kit.render(view, **marks)

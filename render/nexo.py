@@ -8,7 +8,7 @@ reserve; then round, phase and who acts) and a legend::
 
     >>> from engines import GAMES
     >>> png = render(GAMES["nexo"].new(["ann", "bob"], 1, {}).view(None))
-    >>> png[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
+    >>> png[:4] + png[8:12] == b"RIFFWEBP"  # full colour: lossless WebP
     True
 
 A model is a disc in its owner's colour (:data:`render.common.PLAYER_STYLES`) at its base's
@@ -35,7 +35,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from render import nexo_overlay
-from render.common import INK, MUTED, Colour, Labels, PlayerStyle, fit, player_style, to_png, write
+from render.common import INK, MUTED, Colour, Labels, PlayerStyle, encode, fit, player_style, write
 from render.nexo_field import DEPOT, HATCH, TERRAIN_STYLES, Geometry, faction, static_layer, token_radius
 
 __all__ = ["Geometry", "draw", "geometry", "render", "to_px"]
@@ -63,8 +63,8 @@ def to_px(view: dict[str, Any], x: float, y: float) -> tuple[float, float]:
 
 
 def render(view: dict[str, Any], **marks: Any) -> bytes:
-    """Returns the PNG picture of a Nexohominis view; unknown ``marks`` are ignored."""
-    return to_png(draw(view, **marks), compress_level=COMPRESS_LEVEL)
+    """Returns the picture (lossless WebP, :func:`render.common.encode`) of a view; unknown ``marks`` are ignored."""
+    return encode(draw(view, **marks), compress_level=COMPRESS_LEVEL)
 
 
 def _styles(view: dict[str, Any]) -> dict[str, tuple[int, PlayerStyle]]:

@@ -24,7 +24,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import INK, MUTED, PANEL, Labels, fit, player_style, to_png, write
+from render.common import INK, MUTED, PANEL, Labels, encode, fit, player_style, write
 from render.nxs_board import (
     BLACK_TILE,
     WHITE_TILE,
@@ -58,7 +58,7 @@ CELL_SIZE = 0.56
 
 
 def tile_style(colour: str, seat: int) -> TileStyle:
-    """Returns the tile style of a side: white and black tiles, or the seat's Okabe–Ito colour."""
+    """Returns the tile style of a side: white and black tiles, or the seat's player colour."""
     if colour == "white":
         return WHITE_TILE
     if colour == "black":
@@ -82,7 +82,7 @@ def render(
     ``view["last_move"]`` bracketed with an arrow. Raises BadNotation for a cell off the boards.
     The picture is mapped to a palette cached per board colouring (:mod:`render.nxs_palette`).
     """
-    return to_png(paletted(view, selected=selected, moves=moves, captures=captures, scale=scale),
+    return encode(paletted(view, selected=selected, moves=moves, captures=captures, scale=scale),
                   compress_level=COMPRESS_LEVEL)
 
 

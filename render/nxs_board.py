@@ -120,7 +120,7 @@ def board_colours(colours: tuple[str, str]) -> tuple[tuple[Colour, Colour], tupl
     """Returns (fill, outline) of board A and board B for their owners' colours.
 
     White and black boards are light and dark grey; any other colour tints the board with a
-    muted version of that seat's Okabe–Ito colour (board A light, board B dark).
+    muted version of that seat's player colour (board A light, board B dark).
     """
 
     def tint(seat: int) -> tuple[Colour, Colour]:

@@ -27,8 +27,8 @@ written as they are drawn, so only two are held at a time.
 The GIF never exceeds ``limit`` bytes: when the whole game does not fit, frames are
 skipped and the kept ones drawn and written again. A try stops as soon as it is over, or
 when its first quarter projects well over, and its size so far sets how many to skip. The
-first and the last turn are always kept and every ``k``-th turn between them, with "every
-2nd turn" on each caption. :class:`TooLarge` is raised only when the first and last frame
+first and the last frame are always kept and every ``k``-th frame between them, with "every
+2nd frame" on each caption. :class:`TooLarge` is raised only when the first and last frame
 alone do not fit.
 
 All of this is CPU work with no I/O: a caller on an event loop runs it in a worker thread;
@@ -146,7 +146,7 @@ def caption_bar(text: str, note: str = "", width: int = WIDTH) -> Image.Image:
 def shared_palette(samples: Sequence[Image.Image]) -> Image.Image:
     """Returns a paletted image whose 255 colours (median cut) suit the sample pictures and the caption."""
     width = max(s.width for s in samples)
-    bar = caption_bar("Turn 0123456789 · Game over: the players win, so far", "every 2nd turn", width)
+    bar = caption_bar("Turn 0123456789 · Game over: the players win, so far", "every 2nd frame", width)
     montage = Image.new("RGB", (width, bar.height + sum(s.height for s in samples)), PANEL)
     montage.paste(bar, (0, 0))
     y = bar.height
@@ -229,7 +229,7 @@ def _encode(frames: Sequence[ReplayFrame], mapped: Callable[[int], Image.Image],
     The frame's pictures come from ``mapped(i)`` (palette indices); a try stops as soon as it is over,
     or once a quarter of it projects over ``limit`` by :data:`PROJECT_OVER`.
     """
-    note = f"every {ordinal(step)} turn" if step > 1 else ""
+    note = f"every {ordinal(step)} frame" if step > 1 else ""
     colours = (palette.getpalette() or [])[: 3 * TRANSPARENT]
     colours += [0] * (768 - len(colours))
     out: list[bytes] = []

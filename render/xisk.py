@@ -27,7 +27,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import Labels, note, to_png
+from render.common import Labels, encode, note
 from render.xisk_layers import OUTLINE, RADIUS, chip_label, count_ink, is_wrapped, owner_style, wrap_stub
 from render.xisk_palette import WHITE, PalettedFelt, disc_patch, paletted_felt
 from render.xisk_panel import draw_panel, seats
@@ -40,7 +40,7 @@ Point = tuple[float, float]
 
 def render(view: dict[str, Any], **marks: Any) -> bytes:
     """Returns the PNG picture of a spectator view of XISK; ``marks`` may name ``highlight``."""
-    return to_png(draw_picture(view, **marks), compress_level=COMPRESS_LEVEL)
+    return encode(draw_picture(view, **marks), compress_level=COMPRESS_LEVEL)
 
 
 def draw_picture(view: dict[str, Any], *, highlight: Iterable[str] = (), labels: Labels | None = None,

@@ -63,6 +63,8 @@ class GameKit:
     players must act."""
     replay_note: Callable[[JSON], str] | None = None
     """A note on a replay turn for its caption, from the view at the turn's start; None: no note."""
+    replay_unit: str = "turn"
+    """What a replay turn is called in its captions and post ("phase": Nexohominis, whose turns are phases)."""
     describe_secret: SecretText | None = None
     """A player's private view in plain words; None: one line per field."""
     surface: object | None = None

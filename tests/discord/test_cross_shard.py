@@ -98,7 +98,8 @@ class Cluster:
         self.shards.append(shard)
 
         def build() -> ShardedTablehost:
-            bot = ShardedTablehost(shard_count=COUNT, shard_ids=(number,), tables=tables, threads_by_default=threads)
+            bot = ShardedTablehost(shard_count=COUNT, shard_ids=(number,), tables=tables, threads_by_default=threads,
+                                   edit_every=0.0)
             bot.deliverer.retry_every = 3600.0  # no sweep of its own after the first: the test sweeps
             return bot
 

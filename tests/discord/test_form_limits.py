@@ -203,6 +203,26 @@ async def test_embeds_over_6000_characters_together_are_refused(discord_test: Di
     assert record.refusals == [] and record.content.endswith("Sent")
 
 
+async def test_an_attachment_description_over_1024_characters_is_refused_at_its_path(
+    discord_test: DiscordTest,
+) -> None:
+    described = [{"id": 0, "filename": "a.png", "description": "ok"},
+                 {"id": 1, "filename": "b.png", "description": "d" * 1025}]
+    record = await raw(discord_test, "channel", {"content": "pictures", "attachments": described})
+    [refusal] = discord_test.recorder.refused
+    assert (refusal.status, refusal.code) == (400, 50035)
+    assert refusal.errors == {"attachments": {"1": {"description": {"_errors": [
+        {"code": "BASE_TYPE_MAX_LENGTH", "message": "Must be 1024 or fewer in length."}]}}}}
+    assert record.content == "Refused 50035"
+    assert discord_test.messages("general") == []
+
+
+async def test_an_attachment_description_of_1024_characters_is_accepted(discord_test: DiscordTest) -> None:
+    body = {"content": "pictures", "attachments": [{"id": 0, "filename": "a.png", "description": "d" * 1024}]}
+    record = await raw(discord_test, "edit-channel", body)
+    assert record.refusals == [] and record.content.endswith("Sent")
+
+
 async def test_an_eleventh_embed_is_refused(discord_test: DiscordTest) -> None:
     await raw(discord_test, "dm", {"embeds": [{"title": str(i)} for i in range(11)]})
     [refusal] = discord_test.recorder.refused

@@ -13,7 +13,7 @@ What is checked:
 - messages (channel and DM creates and edits, interaction responses, follow-ups and their edits):
   content, embeds (each text, fields, the 6,000-character total), components (rows, row width,
   buttons, select menus, custom_id length and uniqueness; components v2 with flag 32768),
-  attachments; an empty message is 400 code 50006;
+  attachments (their number, each one's description: its alt text); an empty message is 400 code 50006;
 - interaction callbacks: the type against the interaction's kind, autocomplete choices (type 8),
   modals (type 9);
 - application commands (bulk overwrite and create, global and guild): names, descriptions,
@@ -78,6 +78,7 @@ TEXTS: dict[str, Text] = {
     "command.description": Text(100, 1, required=True),
     "option.name": Text(32, 1, required=True),
     "option.description": Text(100, 1, required=True),
+    "attachment.description": Text(1024),
 }
 
 COUNTS: dict[str, Text] = {
@@ -260,6 +261,9 @@ def message_problems(
     count = max(len(files), len(_list(body.get("attachments"))))
     if count > COUNTS["message.attachments"].max:
         p.count((*base, "attachments"), [None] * count, "message.attachments")
+    for i, attachment in enumerate(_list(body.get("attachments"))):  # each one's alt text
+        if isinstance(attachment, dict):
+            p.text((*base, "attachments", i, "description"), attachment.get("description"), "attachment.description")
     components = body.get("components")
     if components is not None:
         _message_components(p, components, (*base, "components"), v2=v2)

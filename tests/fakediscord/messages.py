@@ -68,7 +68,7 @@ def post(fake: FakeDiscord, channel: FakeChannel, body: Json, files: list[SentFi
 
 
 def _attachments(fake: FakeDiscord, files: list[SentFile]) -> list[Json]:
-    return [attachment_payload(fake.ids.next(), f.filename, f.data, f.content_type) for f in files]
+    return [attachment_payload(fake.ids.next(), f.filename, f.data, f.content_type, f.description) for f in files]
 
 
 def create(

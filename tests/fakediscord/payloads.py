@@ -188,13 +188,17 @@ def application_payload(bot: FakeUser, owner: FakeUser) -> Json:
     }
 
 
-def attachment_payload(attachment_id: int, filename: str, data: bytes, content_type: str | None) -> Json:
-    """Returns an attachment object payload for an uploaded file."""
+def attachment_payload(attachment_id: int, filename: str, data: bytes, content_type: str | None,
+                       description: str | None = None) -> Json:
+    """Returns an attachment object payload for an uploaded file (with its alt text ``description`` when given)."""
     url = f"https://cdn.fake.invalid/attachments/{attachment_id}/{filename}"
-    return {
+    payload: Json = {
         "id": str(attachment_id), "filename": filename, "size": len(data), "url": url,
         "proxy_url": url, "content_type": content_type, "ephemeral": False,
     }
+    if description is not None:
+        payload["description"] = description
+    return payload
 
 
 def message_payload(

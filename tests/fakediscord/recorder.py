@@ -29,6 +29,8 @@ class SentFile:
     filename: str
     data: bytes
     content_type: str | None = None
+    description: str | None = None
+    """Its alt text, from the ``attachments`` entry of the payload whose ``id`` is the file's index."""
 
     def image(self) -> Any:
         """Returns the file decoded as a Pillow image; raises ``PIL.UnidentifiedImageError`` if not one."""

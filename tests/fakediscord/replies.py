@@ -45,17 +45,28 @@ async def read_json(request: web.Request) -> Any:
     return body
 
 
+def _descriptions(body: Json) -> dict[str, str]:
+    """Returns the alt text of each new file by its index, from the payload's ``attachments`` (an interaction
+    callback's are under ``data``)."""
+    data = body.get("data") if isinstance(body.get("data"), dict) else {}
+    entries = body.get("attachments") or data.get("attachments") or []
+    return {str(a["id"]): a["description"] for a in entries
+            if isinstance(a, dict) and "id" in a and isinstance(a.get("description"), str)}
+
+
 async def read_body(request: web.Request) -> tuple[Json, list[SentFile]]:
     """Returns the JSON body and the uploaded files of a JSON or multipart request."""
     if request.content_type.startswith("multipart/"):
         form = await request.post()
         body = json.loads(str(form.get("payload_json") or "{}"))
         indexed = []
+        described = _descriptions(body)
         for name, value in form.items():
             found = re.fullmatch(r"files\[(\d+)\]", name)
             if found and isinstance(value, web.FileField):
                 data = value.file.read()
-                indexed.append((int(found[1]), SentFile(value.filename, data, value.content_type)))
+                sent = SentFile(value.filename, data, value.content_type, described.get(found[1]))
+                indexed.append((int(found[1]), sent))
         files = [f for _, f in sorted(indexed, key=lambda pair: pair[0])]
         request[BODY_KEY], request[FILES_KEY] = body, files
         return body, files

@@ -1,5 +1,8 @@
 """A replay's positions: the start, then one frame per turn, a turn lasting while the same players act.
 
+A XISK frame is named for the position it shows, as its board: the game's turn number and who is
+to act (:mod:`tests.host.test_one_count` checks it against the board title move by move).
+
 Turns are counted here independently of :mod:`host.replay`: while a seeded random game is
 played, the players to act before each move are recorded, and a turn is a run of moves with
 the same players to act before them (a Nexohominis turn: the same round and phase).
@@ -62,7 +65,7 @@ def set_runs(keys: list[Any]) -> list[tuple[int, int]]:
     return runs
 
 
-def test_one_frame_per_turn_of_a_long_xisk_game_each_named_for_its_player() -> None:
+def test_one_frame_per_turn_of_a_long_xisk_game_each_named_for_its_turn_number_and_player_to_act() -> None:
     log, keys = random_game("xisk", XISK_SEATS, 5, turns=300)
     runs = set_runs(keys)
     assert len(runs) == 300
@@ -71,8 +74,10 @@ def test_one_frame_per_turn_of_a_long_xisk_game_each_named_for_its_player() -> N
     assert (frames[0].turn, frames[0].player, frames[0].caption) == (0, None, "Start")
     for n, ((start, end), frame) in enumerate(zip(runs, frames[1:], strict=True), 1):
         movers = {p for p, _ in log[start:end]}
-        assert movers == {frame.player} and frame.turn == n
-        assert frame.caption == f"Turn {n} · {frame.player}"
+        assert movers == {frames[n - 1].player or log[0][0]}  # who was to act in the frame before played
+        assert frame.turn == frame.view["turn_number"] and [frame.player] == frame.view["to_act"]
+        head = f"Turn {frame.turn}" if frame.turn else "Claim phase"
+        assert frame.caption == f"{head} · {frame.player} to act"
     replayed = GAMES["xisk"].new(XISK_SEATS, 5, {})
     for player, move in log:
         replayed.play(player, move)
@@ -112,10 +117,10 @@ def test_tally_game_over_caption(tally_registered: type) -> None:
 def test_a_turn_under_way_makes_a_last_frame_so_far() -> None:
     log, keys = random_game("xisk", XISK_SEATS, 3, turns=60)
     runs = set_runs(keys)
-    start = next(s for s, e in runs[1:] if e - s >= 2)  # a turn of several moves: stop inside it
+    start = next(s for s, e in runs[1:] if e - s >= 2 and not log[s][1].startswith("claim"))  # stop inside a turn
     frames = turn_views("xisk", XISK_SEATS, 3, {}, log[: start + 1])
     assert len(frames) == len(set_runs(keys[: start + 1])) + 1
-    assert frames[-1].caption == f"Turn {frames[-1].turn} · {log[start][0]}, so far"
+    assert frames[-1].caption == f"Turn {frames[-1].turn} · {log[start][0]} to act, so far"
 
 
 def test_a_nexohominis_turn_is_a_phase_with_both_players() -> None:

@@ -66,12 +66,12 @@ def view(request: pytest.FixtureRequest) -> dict[str, Any]:
     return VIEWS[request.param]()
 
 
-def test_the_png_decodes_near_4_3_and_the_dispatcher_uses_it(view: dict[str, Any]) -> None:
+def test_the_picture_decodes_as_webp_near_4_3_and_the_dispatcher_uses_it(view: dict[str, Any]) -> None:
     png = render(view)
     image = Image.open(io.BytesIO(png))
     image.load()
     geo = geometry(view)
-    assert image.format == "PNG" and image.size == (geo.picture_w, geo.picture_h)
+    assert image.format == "WEBP" and image.size == (geo.picture_w, geo.picture_h)
     assert ASPECT[0] <= image.width / image.height <= ASPECT[1]
     assert image.width >= 1600
     assert dispatch("nexo", view) == png

@@ -53,6 +53,8 @@ async def tables(db_file: str, tally_registered: type) -> AsyncIterator[Tables]:
 @pytest.fixture(name="bot_factory")
 def tablehost_factory(tables: Tables) -> Callable[[], Tablehost]:
     """Builds the real bot over the test's table service."""
-    return lambda: Tablehost(tables=tables, threads_by_default=False)  # tests/.../test_threads.py: threads
+    # Boards are edited at each move (edit_every=0): tests read each board right after its move;
+    # tests/discord/tablehost/test_pace.py plays with the production pace.
+    return lambda: Tablehost(tables=tables, threads_by_default=False, edit_every=0.0)  # test_threads.py: threads
 
 

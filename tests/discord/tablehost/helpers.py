@@ -5,13 +5,17 @@ from __future__ import annotations
 from tests.fakediscord.api import DiscordTest
 from tests.fakediscord.recorder import SentMessage
 
+PICTURE_EXTENSIONS = {"PNG": ".png", "WEBP": ".webp"}
+"""The formats a board picture may be sent in (:func:`render.common.encode`), and each one's file name ending."""
+
 
 def pictures(messages: list[SentMessage]) -> list[SentMessage]:
-    """Returns the messages that carry a PNG, after checking that each one decodes."""
+    """Returns the messages that carry a picture, after checking that each decodes as PNG or WebP under its own name."""
     out = [m for m in messages if m.files]
     for m in out:
         for f in m.files:
-            assert f.image().format == "PNG"
+            kind = f.image().format
+            assert kind in PICTURE_EXTENSIONS and f.filename.endswith(PICTURE_EXTENSIONS[kind]), (f.filename, kind)
     return out
 
 
@@ -50,3 +54,11 @@ def field(message: SentMessage, name: str) -> str | None:
 def board_pictures(message: SentMessage) -> list[str]:
     """Returns the file names a live board shows (its attachments)."""
     return [f.filename for f in message.files]
+
+
+async def open_game(dt: DiscordTest, group: str, *players: str, **options: object) -> None:
+    """Opens a table with ``/<group> new`` by the first player, seats the others and starts the game."""
+    await dt.slash(group, "new", user=players[0], **options)
+    for player in players[1:]:
+        await dt.slash("game", "join", user=player)
+    await dt.slash("game", "start", user=players[0])

@@ -180,7 +180,8 @@ async def test_a_restarted_bot_shows_the_same_game_and_old_buttons_still_work(
 
     store = await Store.open(db_file)
     try:
-        await discord_test.start_bot(lambda: Tablehost(tables=Tables(store, debug=True), threads_by_default=False))
+        await discord_test.start_bot(
+            lambda: Tablehost(tables=Tables(store, debug=True), threads_by_default=False, edit_every=0.0))
         await discord_test.slash("game", "board", user="cy")
         post = discord_test.messages("general")[-1]
         assert post.files and "To act: Bob" in post.content

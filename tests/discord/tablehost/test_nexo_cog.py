@@ -39,5 +39,19 @@ async def test_a_nexo_game_opens_plays_and_offers_only_done_pass_and_end_buttons
             offered |= any(b["label"].split()[0] in {"Done", "Pass", "End"} for b in message.buttons())
     assert offered  # a Done, Pass or End button was offered on the live board
     boards = pictures(dt.messages("general"))
-    assert boards and all(b.files[0].image().format == "PNG" for b in boards)
+    assert boards and all(b.files[0].image().format == "WEBP" for b in boards)
     assert (await tables.table(channel)).row.version >= 10
+
+
+async def test_a_nexo_board_is_sent_as_webp_under_a_webp_name_its_embed_shows(discord_test: DiscordTest) -> None:
+    dt = discord_test
+    await dt.slash("nexo", "new", user="ann", battlefield="crossroads", round_limit=3)
+    await dt.slash("game", "join", user="bob")
+    await dt.slash("game", "start", user="ann")
+    [live] = [m for m in pictures(dt.messages("general")) if m.embeds]
+    [picture] = live.files
+    assert picture.image().format == "WEBP" and picture.filename.endswith(".webp")
+    assert live.embeds[0]["image"]["url"] == f"attachment://{picture.filename}"
+    await dt.slash("game", "board", user="ann")  # /game board posts the same kind of picture
+    [posted] = dt.messages("general")[-1].files
+    assert posted.image().format == "WEBP" and posted.filename.endswith(".webp")

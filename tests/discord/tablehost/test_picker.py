@@ -120,9 +120,15 @@ async def test_placing_offers_one_two_three_and_all_then_edits_the_same_private_
     labels = [b["label"] for b in step.buttons()]
     assert labels == [str(n) for n in counts(list(range(1, supply + 1)))[:-1]] + [
         f"All ({supply})" if supply > 3 else str(supply)]
+    count = len(dt.ephemerals(NAMES[actor]))
     await dt.click(step, labels[0], user=NAMES[actor])
-    assert step.content.startswith("Playing `place ") and not step.buttons()  # the step became the answer
-    await dt.wait_until(lambda: dt.ephemerals(NAMES[actor])[-1].content == f"Played `place {country} 1`.")
+    assert step.content.startswith(f"Played `place {country} 1`.")  # the step became the answer
+    assert len(dt.ephemerals(NAMES[actor])) == count  # in one callback: no follow-up
+    if supply > 1:  # and offers the same step again, at the new position: chip after chip, here
+        version = (await clicker.table()).row.version
+        assert step.content.endswith(f"{supply - 1} left to place.") and step.buttons()
+        assert all(f":{version}:" in b["custom_id"] for b in step.buttons())
+        component_moves(step, await clicker.table(), actor)
 
 
 async def test_my_cards_shows_the_clicker_their_own_hand_only(discord_test: DiscordTest) -> None:

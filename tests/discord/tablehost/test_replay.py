@@ -45,7 +45,7 @@ async def setup(bot: Tablehost) -> None:
 
 @pytest.fixture(name="bot_factory")
 def replay_bot_factory(tables: Tables) -> Callable[[], Tablehost]:
-    return lambda: Tablehost(tables=tables, threads_by_default=False, extensions=(*COGS, __name__))
+    return lambda: Tablehost(tables=tables, threads_by_default=False, edit_every=0.0, extensions=(*COGS, __name__))
 
 
 @pytest.fixture(autouse=True)
@@ -78,7 +78,7 @@ async def test_replay_posts_the_gif_in_the_channel_one_frame_per_turn(discord_te
     assert record.ephemeral and record.in_time and record.content == "Posted."
     [post] = gifs(dt)
     assert frames_in(post) == 4  # the start and three turns
-    assert post.content == "Replay of Tally game 1 (Ann, Bob): 3 turns, so far."
+    assert post.content == "Replay of Tally game 1 (Ann, Bob): 3 turns, 3 moves, so far."
     assert post.pinged == [] and post.files[0].filename == "tally-1-replay.gif"
 
 
@@ -103,9 +103,9 @@ async def test_a_long_game_shows_progress_then_becomes_the_replay(discord_test: 
     await dt.slash("replaytest", "replay", user="ann")
     [post] = gifs(dt)
     contents = [str(b.get("content")) for b in post.bodies if "content" in b]
-    assert contents[0] == "Drawing the replay… 0/4 turns"
+    assert contents[0] == "Drawing the replay… 0/5 frames"
     assert any(c.startswith("Drawing the replay… ") and c != contents[0] for c in contents[1:-1])
-    assert contents[-1] == "Replay of Tally game 1 (Ann, Bob): 4 turns, so far."
+    assert contents[-1] == "Replay of Tally game 1 (Ann, Bob): 4 turns, 4 moves, so far."
     assert post.content == contents[-1] and frames_in(post) == 5 and post.edits >= 2
 
 
@@ -142,7 +142,7 @@ async def test_the_end_of_game_post_is_made_once(discord_test: DiscordTest) -> N
     assert isinstance(channel, discord.TextChannel)
     await dt.wait_until(lambda: gifs(dt))  # the delivery of the winning move started the post, and did not wait
     (message,) = gifs(dt)
-    assert message.content == "Replay of Tally game 1 (Ann, Bob): 2 turns, won by Bob."
+    assert message.content == "Replay of Tally game 1 (Ann, Bob): 2 turns, 2 moves, won by Bob."
     task = start_post(bot, 1, channel)  # asked again (a retried delivery): posted already
     assert await task is None and len(gifs(dt)) == 1
     replay_cog._posted.clear()  # as after a restart: Discord's nonce gives the first message back

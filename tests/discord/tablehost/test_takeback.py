@@ -139,7 +139,8 @@ async def test_takeback_survives_restart(discord_test: DiscordTest, tables: Tabl
     await dt.stop_bot()
     store = await Store.open(db_file)
     try:
-        await dt.start_bot(lambda: Tablehost(tables=Tables(store, debug=True), threads_by_default=False))
+        await dt.start_bot(
+            lambda: Tablehost(tables=Tables(store, debug=True), threads_by_default=False, edit_every=0.0))
         done = await dt.click(question, "Accept", user=second)  # the old message's button, read again
         assert done.content == "Done."
         assert question.content == f"Takeback accepted by everyone: `{attack}` is taken back."

@@ -92,7 +92,7 @@ class Names:
 
 def file_entry(names: Names, file: SentFile) -> Any:
     """Returns a picture's name and SHA-256, or a text file's name and text (its changing values named)."""
-    if file.filename.endswith((".png", ".gif")):
+    if file.filename.endswith((".png", ".gif", ".webp")):
         return [names.text(file.filename), hashlib.sha256(file.data).hexdigest()]
     return [names.text(file.filename), names.text(file.data.decode("utf-8", "replace"))]
 

@@ -21,7 +21,7 @@ from engines.core import Game
 from engines.core.registry import ONLY
 from host.rows import Board
 from host.tables import Table, Tables
-from tests.discord.tablehost.helpers import field, open_tally, said
+from tests.discord.tablehost.helpers import field, open_game, open_tally, said
 from tests.fakediscord.api import DiscordTest
 from tests.fakediscord.recorder import SentMessage
 
@@ -87,9 +87,7 @@ async def xisk_table(dt: DiscordTest, tables: Tables) -> Table:
 
 async def test_every_xisk_turn_start_names_the_step_and_its_number(discord_test: DiscordTest, tables: Tables) -> None:
     dt = discord_test
-    await dt.slash("xisk", "new", user="ann", cards_per_player=4)
-    await dt.slash("game", "join", user="bob")
-    await dt.slash("game", "start", user="ann")
+    await open_game(dt, "xisk", "ann", "bob", cards_per_player=4)
     [start] = boards(dt)
     assert CLAIM.match(start.content), start.content
     starts = claims = 0
@@ -127,9 +125,7 @@ async def test_every_xisk_turn_start_names_the_step_and_its_number(discord_test:
 
 async def test_a_drawn_card_is_never_named_in_the_summary(discord_test: DiscordTest, tables: Tables) -> None:
     dt = discord_test
-    await dt.slash("xisk", "new", user="ann", cards_per_player=4)
-    await dt.slash("game", "join", user="bob")
-    await dt.slash("game", "start", user="ann")
+    await open_game(dt, "xisk", "ann", "bob", cards_per_player=4)
     drawn: set[str] = set()
     for _ in range(400):
         game = (await xisk_table(dt, tables)).game
@@ -153,9 +149,7 @@ async def test_a_huge_xisk_turn_is_summed_up_in_one_field_within_its_limit(
     discord_test: DiscordTest, tables: Tables
 ) -> None:
     dt = discord_test
-    await dt.slash("xisk", "new", user="ann", cards_per_player=4)
-    await dt.slash("game", "join", user="bob")
-    await dt.slash("game", "start", user="ann")
+    await open_game(dt, "xisk", "ann", "bob", cards_per_player=4)
     for _ in range(100):  # through the claims, to the first turn with chips to place
         game = (await xisk_table(dt, tables)).game
         assert game is not None

@@ -8,7 +8,7 @@ import re
 from engines.xisk.board import load_board
 from engines.xisk.hand import describe_hand
 from host.tables import Table, Tables
-from tests.discord.tablehost.helpers import pictures, said
+from tests.discord.tablehost.helpers import open_game, pictures, said
 from tests.fakediscord.api import DiscordTest
 
 NAMES = {"Ann": "ann", "Bob": "bob", "Cy": "cy"}
@@ -284,3 +284,26 @@ async def test_game_hand_offers_the_cardsets_as_a_menu_that_redeems(discord_test
     assert "went wrong" not in record.content
     await dt.wait_until(lambda: dt.ephemerals(NAMES[actor])[-1].content == f"Played `{redeems[0]}`.")
     assert (await table_of(dt, tables)).row.version == table.row.version + 1
+
+
+async def test_a_hand_dm_is_edited_with_one_request_and_no_user_fetched(
+    discord_test: DiscordTest, tables: Tables
+) -> None:
+    dt = discord_test
+    await open_game(dt, "xisk", "ann", "bob", cards_per_player=4)
+    recorder = dt.recorder
+    for _ in range(80):  # through the claims and a few turns, each ending turn drawing a card into a hand
+        table = await table_of(dt, tables)
+        [actor] = table.game.to_act()
+        if table.game.view(None)["turn_number"] >= 4:
+            break
+        fetched, opened = len(recorder.requests_to("GET /users/{user_id}")), len(
+            recorder.requests_to("POST /users/@me/channels"))
+        hand_before = {name: list(table.game.view(name)["hand"]) for name in table.game.players}
+        await play(dt, NAMES[actor], focused(table, actor), table)
+        after = (await table_of(dt, tables)).game
+        changed = [n for n in after.players if after.view(n)["hand"] != hand_before[n]]
+        if changed and all(dt.dms(NAMES[n]) for n in changed):  # an edit of a hand DM that exists
+            assert len(recorder.requests_to("GET /users/{user_id}")) == fetched
+            assert len(recorder.requests_to("POST /users/@me/channels")) == opened
+    assert (await table_of(dt, tables)).game.view(None)["turn_number"] >= 4

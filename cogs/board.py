@@ -159,24 +159,30 @@ async def show(
         if await _newer_in_turn(bot, out) or (await _paced(bot, out) and await _newer_in_turn(bot, out)):
             await store.set_board(out.game_id, turn)  # coalesced: the newest of the burst edits the message
             return
-        if await _edit(bot, channel, out, table, turn):
-            await store.set_board(out.game_id, turn)
+        edited = await _edit(bot, channel, out, table, turn)
+        if edited is not None:
+            await store.set_board(out.game_id, replace(turn, shown=shown(edited)))
             out.receipt["edited"] = board.message_id
             return
         fresh = replace(turn, recap=tuple(lines))  # the board was deleted: a new one carries this move
     elif board is None:  # the game's first board (its start): its lines open it, they are no one's turn
         message = await _post(bot, channel, out, table, Board("", key, tuple(lines)), head=head, pings=pings)
-        await store.set_board(out.game_id, Board(str(message.id), key, ()))
+        await store.set_board(out.game_id, Board(str(message.id), key, (), shown=shown(message)))
         return
     else:  # this move ended the turn: it closes the old board, and the new one sums that turn up
         # a game's last move opens the final board (its lines say how it ended), so the turn before ends without it
         ended = board if out.finished else replace(board, recap=(*board.recap, *lines), events=(*board.events, *kept))
         await _paced(bot, out)
-        await _close(bot, channel, out.game_id, board.message_id, ended.recap)
+        await _close(bot, channel, out.game_id, board, ended.recap)
         _edited(bot, out.channel_id)
         fresh = Board("", key, tuple(lines) if out.finished else (), last_turn=last_turn(out, ended))
     message = await _post(bot, channel, out, table, fresh, head=head, pings=pings)
-    await store.set_board(out.game_id, replace(fresh, message_id=str(message.id)))
+    await store.set_board(out.game_id, replace(fresh, message_id=str(message.id), shown=shown(message)))
+
+
+def shown(message: discord.Message) -> dict[str, Any] | None:
+    """Returns a board message's embed as Discord returned it, kept so the board is closed without a fetch."""
+    return message.embeds[0].to_dict() if message.embeds else None  # type: ignore[return-value]
 
 
 async def retire(bot: Tablehost, channel: discord.abc.Messageable, game_id: int) -> None:
@@ -293,21 +299,21 @@ async def _edit(
     out: Outbox,
     table: Table | None,
     board: Board,
-) -> bool:
-    """Edits the live board; returns False when it is gone (deleted), so a new one is posted."""
+) -> discord.Message | None:
+    """Edits the live board and returns it as edited; None when it is gone (deleted), so a new one is posted."""
     message_id = board.message_id
     partial = _partial(channel, message_id)
     if partial is None:
-        return False
+        return None
     png, alt = await _picture(bot, out, table), alt_text(out, table)
     embed, name = _embed(bot, out, table, board, extension(png))
     try:
-        await partial.edit(embed=embed, attachments=[_file(png, name, alt)], view=_buttons(table, out))
+        edited = await partial.edit(embed=embed, attachments=[_file(png, name, alt)], view=_buttons(table, out))
         _edited(bot, out.channel_id)
     except discord.NotFound:
-        return False
+        return None
     await spectate.copy_edit(bot, out.game_id, message_id, embed, png, name, alt)
-    return True
+    return edited
 
 
 async def _drop_buttons(channel: discord.abc.Messageable, message_id: str) -> None:
@@ -321,18 +327,20 @@ async def _drop_buttons(channel: discord.abc.Messageable, message_id: str) -> No
 
 
 async def _close(
-    bot: Tablehost, channel: discord.abc.Messageable, game_id: int, message_id: str, recap: tuple[str, ...]
+    bot: Tablehost, channel: discord.abc.Messageable, game_id: int, board: Board, recap: tuple[str, ...]
 ) -> None:
     """Ends a turn's board: its whole recap, and no buttons (its picture stays as the turn left it).
 
-    Its copies in spectator channels get the same recap, even when the board itself is gone.
+    The embed is the one Discord returned when the board was last posted or edited: one
+    request, the edit (a board stored before that was kept is fetched first). Its copies in
+    spectator channels get the same recap, even when the board itself is gone.
     """
+    message_id = board.message_id
     description = trimmed(list(recap), RECAP_LIMIT) or None
     partial = _partial(channel, message_id)
     if partial is not None:
         try:
-            message = await partial.fetch()
-            embeds = message.embeds[:1]
+            embeds = [discord.Embed.from_dict(board.shown)] if board.shown else (await partial.fetch()).embeds[:1]
             if embeds:
                 embeds[0].description = description
             await partial.edit(embeds=embeds, view=None)

@@ -124,6 +124,8 @@ class Board:
     """The turn's public events so far, kept for a game that sums a turn up from them (else empty)."""
     last_turn: str = ""
     """The summary of the turn before this one, which the board shows all its turn long ("": none)."""
+    shown: dict[str, Any] | None = None
+    """Its embed as Discord last returned it, so closing the board needs no fetch (None: not known)."""
 
 
 @dataclass(frozen=True)

@@ -23,10 +23,10 @@ class StoreBoards:
             return None
         try:
             actors, recap = json.loads(row["actors"]), json.loads(row["recap"])
-            lines, events, last = _recap_parts(recap)
+            lines, events, last, shown = _recap_parts(recap)
         except (ValueError, TypeError):
             return None  # damaged: the next move posts a new board
-        return Board(row["message_id"], tuple(map(str, actors)), lines, events, last)
+        return Board(row["message_id"], tuple(map(str, actors)), lines, events, last, shown)
 
     async def set_board(self, game_id: int, board: Board) -> None:
         """Records the game's live board (its recap column: see :func:`_recap_parts`)."""
@@ -64,26 +64,32 @@ class StoreBoards:
 def _recap_column(board: Board) -> list[str] | dict[str, Any]:
     """Returns what the ``recap`` column keeps: the lines alone (the first shape), or them with the turn's events.
 
-    A board with neither events nor a summary of the turn before is stored as the plain list it always was.
+    A board with neither events, nor a summary of the turn before, nor its embed is stored as the plain list
+    it always was.
     """
-    if not board.events and not board.last_turn:
+    if not board.events and not board.last_turn and board.shown is None:
         return list(board.recap)
-    return {"lines": list(board.recap), "events": list(board.events), "last_turn": board.last_turn}
+    column: dict[str, Any] = {"lines": list(board.recap), "events": list(board.events), "last_turn": board.last_turn}
+    if board.shown is not None:
+        column["shown"] = board.shown
+    return column
 
 
-def _recap_parts(value: Any) -> tuple[tuple[str, ...], tuple[dict[str, Any], ...], str]:
-    """Reads the ``recap`` column either way it is stored: a list of lines, or an object with lines, events and
-    the summary of the turn before; raises ValueError when it is neither.
+def _recap_parts(value: Any) -> tuple[tuple[str, ...], tuple[dict[str, Any], ...], str, dict[str, Any] | None]:
+    """Reads the ``recap`` column either way it is stored: a list of lines, or an object with lines, events,
+    the summary of the turn before and the embed as shown; raises ValueError when it is neither.
 
     >>> _recap_parts(["ann adds 1."])
-    (('ann adds 1.',), (), '')
+    (('ann adds 1.',), (), '', None)
     >>> _recap_parts({"lines": ["ann adds 1."], "events": [{"kind": "add"}], "last_turn": "bob adds 2."})
-    (('ann adds 1.',), ({'kind': 'add'},), 'bob adds 2.')
+    (('ann adds 1.',), ({'kind': 'add'},), 'bob adds 2.', None)
     """
     if isinstance(value, list):
-        return tuple(map(str, value)), (), ""
+        return tuple(map(str, value)), (), "", None
     if not isinstance(value, dict) or not isinstance(value.get("lines", []), list):
         raise ValueError("a board's recap is a list of lines or an object holding them")
     events = value.get("events")
     kept = tuple(e for e in events if isinstance(e, dict)) if isinstance(events, list) else ()
-    return tuple(map(str, value.get("lines", []))), kept, str(value.get("last_turn") or "")
+    shown = value.get("shown")
+    return (tuple(map(str, value.get("lines", []))), kept, str(value.get("last_turn") or ""),
+            shown if isinstance(shown, dict) else None)

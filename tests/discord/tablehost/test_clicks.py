@@ -195,11 +195,8 @@ async def test_xisk_three_players_to_the_end_by_clicks_only(discord_test: Discor
         if after["phase"] == "supply" and (before["phase"] != "supply" or after["turn"] != before["turn"]):
             turns += 1
     table = await clicker.table()
-    routes: dict[str, int] = {}
-    for r in dt.recorder.requests:
-        routes[r.route] = routes.get(r.route, 0) + 1
-    print("XISK by clicks:", turns, "turns,", moves, "moves,", clicker.clicks, "clicks,",
-          len(dt.recorder.requests) / moves, "requests a move", sorted(routes.items(), key=lambda kv: -kv[1]))
+    assert not dt.recorder.requests_to("GET /channels/{channel_id}/messages/{message_id}")  # closed unfetched
+    assert not dt.recorder.requests_to("GET /users/{user_id}")[3:]  # a user fetched only for a first DM
     assert table.game.is_over and turns > 10, (turns, moves)
     assert kinds >= {"claim", "place", "redeem", "attack", "invade", "adjust", "end"}, kinds
     assert len([r for r in dt.fake.recorder.interactions.values() if r.kind == 2]) == commands  # no slash command

@@ -126,9 +126,9 @@ def two_players(seed: int) -> tuple[list[str], dict[str, object]]:
 
 
 CASES = [
-    pytest.param("xisk", 300, 120, xisk_setup, xisk_typist, id="xisk"),
+    pytest.param("xisk", 200, 120, xisk_setup, xisk_typist, id="xisk"),
     pytest.param("nxs", 300, 80, two_players, nxs_typist, id="nxs"),
-    pytest.param("nexo", 200, 30, two_players, nexo_typist, id="nexo"),
+    pytest.param("nexo", 100, 30, two_players, nexo_typist, id="nexo"),
 ]
 
 

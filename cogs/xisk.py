@@ -240,9 +240,12 @@ class XiskCog(commands.GroupCog, group_name="xisk", group_description="XISK: wor
     def _choices(self, ids: list[str], current: str, chips: dict[str, int]) -> list[app_commands.Choice[str]]:
         needle = current.casefold().strip()
         seen = list(dict.fromkeys(ids))
-        matched = [c for c in seen if needle in c or needle in self.board.names[c].casefold()]
+        codes = self.board.codes
+        matched = [c for c in seen if needle in c or needle in self.board.names[c].casefold()
+                   or codes[c].casefold().startswith(needle)]
         return [
-            app_commands.Choice(name=f"{self.board.names[c]} ({chips.get(c, 0)} chips)", value=c) for c in matched[:25]
+            app_commands.Choice(name=f"{self.board.names[c]} {codes[c]} ({chips.get(c, 0)} chips)", value=c)
+            for c in matched[:25]
         ]
 
     async def _countries(self, interaction: Interaction, current: str, kind: str, position: int) -> list[Any]:

@@ -52,14 +52,15 @@ def options(table: Table, player: str, steps: tuple[str, ...], tokens: list[str]
                 for t in tokens]
     if steps == ("claim",):  # the map's order: a continent at a time
         order = {c: i for i, c in enumerate(board.countries)}
-        return [Option(t, board.names[t], board.continents[board.continent_of[t]].name)
+        return [Option(t, f"{board.names[t]} {board.codes[t]}", board.continents[board.continent_of[t]].name)
                 for t in sorted(tokens, key=order.__getitem__)]
     if len(steps) == 1:  # the player's own countries, those facing the most enemies first
         ranked = sorted(tokens, key=lambda c: (-enemies(view, c), -countries[c]["chips"], board.names[c]))
-        return [Option(c, f"{board.names[c]} · {_chips(countries[c]['chips'])}", _front(view, c)) for c in ranked]
+        return [Option(c, f"{board.names[c]} {board.codes[c]} · {_chips(countries[c]['chips'])}", _front(view, c))
+                for c in ranked]
     ranked = sorted(tokens, key=lambda c: (countries[c]["chips"], board.names[c]))  # the weakest target first
-    return [Option(c, f"{board.names[c]} · {_chips(countries[c]['chips'])}", _owner(countries[c]["owner"]))
-            for c in ranked]
+    return [Option(c, f"{board.names[c]} {board.codes[c]} · {_chips(countries[c]['chips'])}",
+                   _owner(countries[c]["owner"])) for c in ranked]
 
 
 def _front(view: dict[str, Any], country: str) -> str:

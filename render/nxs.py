@@ -1,7 +1,7 @@
 """The NXS picture: both boards, the ships, held territory, highlights, a player panel and a legend.
 
-Drawn from the view only (``engines.nxs.view``). The boards, their tints, the cell names
-and the legend come from a cached static layer (:func:`render.nxs_board.static_layer`),
+Drawn from the view only (``engines.nxs.view``). The boards, their tints, the edge labels
+(column letters, rank numbers) and the legend come from a cached static layer (:func:`render.nxs_board.static_layer`),
 ship tiles from a cached sprite per kind; a render copies the layer and draws what changes::
 
     >>> from engines.nxs.game import Nxs
@@ -13,8 +13,9 @@ Colour is never the only cue (:mod:`render.nxs_marks`): moves are yellow cells w
 ringed name, captures a cross-hatched band with corner ticks, the selected ship a thick
 solid outline, the last move corner brackets joined by an arrow; each ship carries the
 first letter of its kind. The picture is near 4:3 and its key texts (ship letters, who is
-to act and the step) stay at least 9 px tall in Discord's 550-px preview; ``labels``
-records them for the tests.
+to act and the step, and every cell name a player types: the edge labels and move targets'
+names) stay at least 9 px tall in Discord's 550-px preview; ``labels`` records them for the
+tests (``tests/render/test_nxs_legibility.py``).
 """
 
 from __future__ import annotations
@@ -108,7 +109,7 @@ def draw(
     """Returns the finished picture (RGB) before encoding; :func:`render` encodes it.
 
     ``labels``, when a list, receives the texts drawn (ship letters, the panel, move targets'
-    names and the legend) with their boxes.
+    names, the edge labels and the legend) with their boxes.
     """
     moves, captures = list(moves), list(captures)
     players: list[str] = list(view["players"])
@@ -161,10 +162,10 @@ def draw(
 
 
 def static_labels(geo: Geometry) -> Labels:
-    """Returns the labels the static layer holds (the legend's words), in picture pixels."""
-    from render.nxs_board import SUPERSAMPLE, legend_labels_big
+    """Returns the labels the static layer holds (edge labels, the legend's words), in picture pixels."""
+    from render.nxs_board import SUPERSAMPLE, static_labels_big
 
-    return [label.scaled(1 / SUPERSAMPLE) for label in legend_labels_big(geo.scale)]
+    return [label.scaled(1 / SUPERSAMPLE) for label in static_labels_big(geo.scale)]
 
 
 def _dot(pen: ImageDraw.ImageDraw, centre: tuple[float, float], d: float, st: TileStyle) -> None:

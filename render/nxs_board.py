@@ -20,7 +20,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from engines.core.hexgrid import to_pixel
-from engines.nxs.board import CELL_NAMES, CELLS, COLUMNS, FIRST_Q, cell_hex, home_of
+from engines.nxs.board import CELL_NAMES, CELLS, COLUMN_LENGTH, COLUMNS, FIRST_Q, cell_hex, home_of
 from engines.nxs.hexes import DIRECTIONS
 from render.common import BACKGROUND, MUTED, Colour, Label, font, player_style
 from render.nxs_marks import draw_legend, hex_points, legend_labels
@@ -31,8 +31,15 @@ HEADER = 140
 """Height of the player panel above the boards, at scale 1."""
 FOOTER = 74
 """Height of the legend strip below the boards, at scale 1."""
-EDGE_SIZE = 0.56
-"""Font size of the column letters and rank numbers, as a fraction of the hex radius."""
+EDGE_SIZE = 0.75
+"""Font size of the column letters and rank numbers, as a fraction of the hex radius.
+
+Players type cells by these (``move d4 d5``): at 0.75 even an x-height letter (a, c, e, m, n)
+is 27 px tall at scale 1, over 9 px in Discord's 550-px preview (9 × 1504 / 550 = 24.6)."""
+TOP_BASELINE = -6.45
+"""Baseline of the top column letters from hex d4's centre, in hex radii (negative: above; clear of the panel)."""
+BOTTOM_BASELINE = 7.56
+"""Baseline of the bottom column letters below hex d4's centre, in hex radii (clear of the legend)."""
 SUPERSAMPLE = 2
 """Static layer and tiles are drawn this many times larger, then box-reduced (anti-aliasing).
 
@@ -137,28 +144,79 @@ def _mix(a: Colour, b: Colour, t: float) -> Colour:
     return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t), round(a[2] + (b[2] - a[2]) * t))
 
 
-def _edge_labels(geo: Geometry) -> list[tuple[tuple[float, float], str]]:
-    """Returns column letters (top and bottom rows) and ranks (outer sides) with positions."""
-    r = geo.radius
-    labels: list[tuple[tuple[float, float], str]] = []
-    top = geo.origin[1] - 6.55 * r
-    bottom = geo.origin[1] + 7.4 * r
+RANK_SIDES: tuple[tuple[int, tuple[int, int]], ...] = ((0, (-1, 0)), (1, (1, -1)))
+"""Each board and the way its ranks leave it: board A's to the NW (left), board B's to the NE (right).
+
+A rank zigzags across a board (down to the right along ``r`` over columns a–d, up along
+``q + r`` over d–g, and likewise on board B), so only its outer arm leaves the boards: its
+label sits there, on the arm's line, where the rank's next hex would be."""
+
+
+@dataclass(frozen=True)
+class EdgeMark:
+    """An edge label: its role (``column`` or ``rank``), its text, where it goes and what it names.
+
+    ``at`` is an axial position for a rank number; for a column letter its ``q`` and, as ``r``,
+    ``-1`` (above the boards) or ``+1`` (below). ``cells`` are the cells it names: a column's
+    every cell, or a rank's cells on one board ordered from the label inwards.
+    """
+
+    role: str
+    text: str
+    at: tuple[float, float]
+    cells: tuple[str, ...]
+
+
+def rank_cells(board: int, rank: int) -> tuple[str, ...]:
+    """Returns the cells of ``rank`` on ``board``, from its outer end inwards (left to right on A)."""
+    row = sorted((h for h, name in CELL_NAMES.items() if home_of(h) == board and name[1:] == str(rank)),
+                 key=lambda h: h[0], reverse=board == 1)
+    return tuple(CELL_NAMES[h] for h in row)
+
+
+def edge_marks() -> list[EdgeMark]:
+    """Returns the column letters (above and below each column) and both boards' rank numbers,
+    each rank number one hex past its rank's outer end cell, on the line of the rank's outer arm."""
+    marks: list[EdgeMark] = []
     for i, letter in enumerate(COLUMNS):
-        x = geo.point((FIRST_Q + i, 0))[0]
-        labels += [((x, top), letter), ((x, bottom), letter)]
-    # A rank runs along r (left half of A: continue NW) or along q + r (right half of B:
-    # continue NE), so each rank is labelled just past its outermost hex on that line.
-    for columns, pick, step in (("abcd", min, (-1, 0)), ("klmn", max, (1, -1))):
-        for rank in range(1, 8):
-            row = [CELLS[f"{col}{rank}"] for col in columns if f"{col}{rank}" in CELLS]
-            h = pick(row, key=lambda hx: hx[0])
-            labels.append((geo.point((h[0] + 0.66 * step[0], h[1] + 0.66 * step[1])), str(rank)))
-    return labels
+        cells = tuple(name for name in CELLS if name[0] == letter)
+        marks += [EdgeMark("column", letter, (FIRST_Q + i, side), cells) for side in (-1, 1)]
+    for board, (dq, dr) in RANK_SIDES:
+        for rank in range(1, max(COLUMN_LENGTH.values()) + 1):
+            cells = rank_cells(board, rank)
+            if cells:
+                q, r = CELLS[cells[0]]
+                marks.append(EdgeMark("rank", str(rank), (q + dq, r + dr), cells))
+    return marks
+
+
+def placed_edge_marks(geo: Geometry) -> list[tuple[EdgeMark, tuple[float, float], str]]:
+    """Returns each edge mark with its pixel anchor point and Pillow anchor at ``geo``.
+
+    Column letters share a baseline above and one below the boards (``ms``: centred over
+    their column); rank numbers are centred (``mm``) on their rank's line.
+    """
+    r, (_, oy) = geo.radius, geo.origin
+    out = []
+    for mark in edge_marks():
+        if mark.role == "column":
+            x = geo.point((mark.at[0], 0))[0]
+            out.append((mark, (x, oy + (TOP_BASELINE if mark.at[1] < 0 else BOTTOM_BASELINE) * r), "ms"))
+        else:
+            out.append((mark, geo.point(mark.at), "mm"))
+    return out
+
+
+def edge_labels(geo: Geometry) -> list[Label]:
+    """Returns the edge labels as the static layer draws them at ``geo`` (roles ``edge`` and the mark's)."""
+    size = round(EDGE_SIZE * geo.radius)
+    return [Label.at(("edge", mark.role), mark.text, size, xy, anchor=anchor)
+            for mark, xy, anchor in placed_edge_marks(geo)]
 
 
 @lru_cache(maxsize=8)
 def static_layer(scale: float, colours: tuple[str, str] = ("white", "black")) -> Image.Image:
-    """Returns the background, both boards' hexes, their tints and all cell names (cached).
+    """Returns the background, both boards' hexes, their tints, the edge labels and the legend (cached).
 
     Callers must copy the image before drawing on it.
     """
@@ -168,16 +226,14 @@ def static_layer(scale: float, colours: tuple[str, str] = ("white", "black")) ->
     draw = ImageDraw.Draw(big)
     r = geo.radius
     tints = board_colours(colours)
-    for h, name in CELL_NAMES.items():
+    for h in CELL_NAMES:
         fill, outline = tints[home_of(h)]
         x, y = geo.point(h)
         draw.polygon(hex_points(x, y, r), fill=outline)
         draw.polygon(hex_points(x, y, r - 2.2 * geo.scale), fill=fill)
-        ink = tuple(int(c * 0.72) for c in fill) if home_of(h) == 0 else tuple(min(255, c + 52) for c in fill)
-        draw.text((x, y + 0.5 * r), name, fill=ink, font=font(round(0.22 * r)), anchor="mm")
     label_font = font(round(EDGE_SIZE * r))
-    for (x, y), text in _edge_labels(geo):
-        draw.text((x, y), text, fill=MUTED, font=label_font, anchor="mm")
+    for mark, xy, anchor in placed_edge_marks(geo):  # no names in the cells: unreadable in the preview
+        draw.text(xy, mark.text, fill=MUTED, font=label_font, anchor=anchor)
     draw_legend(big, geo.width, geo.height - geo.footer, geo.footer, r, 0.48 * r,
                 (WHITE_TILE.fill, WHITE_TILE.border), tints[0][0])
     return big.reduce(SUPERSAMPLE)
@@ -187,6 +243,11 @@ def legend_labels_big(scale: float) -> list[Label]:
     """Returns the legend's words as the static layer draws them, before it is reduced."""
     geo = Geometry(scale * SUPERSAMPLE)
     return [label for _, _, label in legend_labels(geo.width, geo.height - geo.footer, geo.footer, geo.radius)]
+
+
+def static_labels_big(scale: float) -> list[Label]:
+    """Returns every text of the static layer (edge labels, then the legend's words), before it is reduced."""
+    return [*edge_labels(Geometry(scale * SUPERSAMPLE)), *legend_labels_big(scale)]
 
 
 @lru_cache(maxsize=512)

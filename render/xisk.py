@@ -4,8 +4,9 @@ Drawn from the spectator view (``view(None)``) only, so it cannot show a hidden 
 The felt, the palette and the disc patches are built once and cached
 (:mod:`render.xisk_palette`); each call copies the paletted felt, pastes a patch per
 country, draws the last attack's arrow and maps a freshly drawn panel. The picture is
-1600×1200, so Discord's 550-px preview still shows every chip count, the phase and who
-is to act at least 9 px tall (``labels`` records every such text for the tests)::
+1600×1200, so Discord's 550-px preview still shows every chip count, every country's code
+(which moves accept for the country), the phase and who is to act at least 9 px tall
+(``labels`` records every such text for the tests)::
 
     >>> from engines.xisk.board import load_board
     >>> view = {"phase": "claim", "turn": None, "to_act": ["ann"], "order": [],
@@ -47,7 +48,8 @@ def draw_picture(view: dict[str, Any], *, highlight: Iterable[str] = (), labels:
                  **_: Any) -> Image.Image:
     """Returns the finished paletted picture (not yet encoded) of ``view``; unknown marks are ignored.
 
-    ``labels``, when a list, receives every chip count and panel text drawn, with its box.
+    ``labels``, when a list, receives every chip count, country code and name and panel text drawn,
+    with its box.
     """
     felt = paletted_felt()
     board = felt.layer.board
@@ -77,7 +79,9 @@ def draw_picture(view: dict[str, Any], *, highlight: Iterable[str] = (), labels:
         _names_on_top(felt, image, _arrow_box(felt, battle["from"], battle["to"]))
         _arrow(felt, draw, battle["from"], battle["to"], head=True)
     panel = felt.panel.copy()
-    draw_panel(panel, view, players, board.names, labels=labels, top=felt.layer.map_height)
+    draw_panel(panel, view, players, board.names, labels=labels, top=felt.layer.map_height, codes=board.codes)
+    if labels is not None:
+        labels.extend(felt.layer.texts)
     image.paste(felt.to_palette(panel), (0, felt.layer.map_height))
     return image
 

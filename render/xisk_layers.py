@@ -33,8 +33,14 @@ BADGE_OFFSET = 0.8
 """The badge's centre lies this fraction of the radius left of and above the disc's centre."""
 CHIP_SIZE = 38
 """Font size of a chip count of one or two digits (at 550 px wide its digits are over 9 px tall)."""
-NAME_SIZE = 18
-"""Font size of the country names."""
+NAME_SIZE = 15
+"""Font size of the country's full name, under its code (a key for the eye; moves take the code)."""
+CODE_SIZE = 38
+"""Font size of a country's code (its capitals are over 9 px tall at 550 px wide)."""
+CODE_BOLD = 1
+"""Stroke, in the code's own ink, that makes it bold."""
+CODE_HALO = 4
+"""Width of the dark halo around a code, so it reads over any tint, line or arrow."""
 SUPERSAMPLE = 4
 """Sprites are drawn this many times larger, then shrunk, for smooth edges."""
 REGION_LEVELS = 3
@@ -51,6 +57,7 @@ NEUTRAL_RING: Colour = (250, 250, 250)
 INTER_EDGE: Colour = (128, 134, 146)
 RULE: Colour = (70, 76, 90)
 LABEL: Colour = (225, 228, 234)
+CODE_INK: Colour = (250, 250, 250)
 LEGEND: Colour = (215, 218, 226)
 
 CONTINENT_COLOURS: dict[str, Colour] = {
@@ -81,7 +88,9 @@ class StaticLayer:
     board: Board
     image: Image.Image
     labels: dict[str, tuple[int, int, int, int]]
-    """Country → the box (left, top, right, bottom) of its name."""
+    """Country → the box (left, top, right, bottom) of its code and name, halo included."""
+    texts: tuple[Label, ...]
+    """Each country's code (role ``code``) and name (role ``name``) as drawn: ink boxes without the halo."""
     label_mask: Image.Image
     """Where the names are (white), to lay them back over a mark drawn across them."""
 
@@ -186,11 +195,22 @@ def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float,
     return dx * dy if dx > 0 and dy > 0 else 0.0
 
 
-def place_labels(board: Board, draw: ImageDraw.ImageDraw,
-                 mask: ImageDraw.ImageDraw | None = None) -> dict[str, tuple[int, int, int, int]]:
-    """Writes each country's name where it hides no disc or other name (greedily) and returns their boxes.
+def _code_block(board: Board, c: str, draw: ImageDraw.ImageDraw) -> tuple[str, tuple[int, int, int, int],
+                                                                        str, tuple[int, int, int, int]]:
+    """Returns a country's code and name (wrapped) with their boxes, halos included, at the origin."""
+    code = board.codes[c]
+    cb = font(CODE_SIZE).getbbox(code, stroke_width=CODE_HALO)
+    name = _wrap_name(board.names[c], draw)
+    nb = draw.multiline_textbbox((0, 0), name, font=font(NAME_SIZE), spacing=0, align="center", stroke_width=3)
+    return code, cb, name, nb  # type: ignore[return-value]
 
-    ``mask``, when given, receives the names' coverage (with their dark outline) in white.
+
+def place_labels(board: Board, draw: ImageDraw.ImageDraw, mask: ImageDraw.ImageDraw | None = None
+                 ) -> tuple[dict[str, tuple[int, int, int, int]], tuple[Label, ...]]:
+    """Writes each country's code, its name small below, where they hide no disc or other code (greedily).
+
+    Returns each country's block box, and the labels of the codes and names (ink boxes, without halo).
+    ``mask``, when given, receives the blocks' coverage (with their dark halo) in white.
     """
     obstacles: list[tuple[float, float, float, float]] = []
     for x, y in board.positions.values():
@@ -202,43 +222,52 @@ def place_labels(board: Board, draw: ImageDraw.ImageDraw,
                 obstacles.append((min(sx, ex), min(sy, ey) - 10, max(sx, ex), max(sy, ey) + 10))
     w, h = board.canvas
     placed: dict[str, tuple[int, int, int, int]] = {}
-    gap = 3
+    texts: list[Label] = []
+    gap = 1
     for c in board.countries:
         x, y = board.positions[c]
         own = (x - RADIUS - 3, y - RADIUS - 3, x + RADIUS + 3, y + RADIUS + 3)
         bx = by = RADIUS * BADGE_OFFSET
         badge = (x - bx - BADGE - 2, y - by - BADGE - 2, x - bx + BADGE + 2, y - by + BADGE + 2)
-        text = _wrap_name(board.names[c], draw)
-        left, t, r, b = draw.multiline_textbbox((0, 0), text, font=font(NAME_SIZE), spacing=1, align="center")
-        tw, th = r - left, b - t
+        code, cb, name, nb = _code_block(board, c, draw)
+        cw, ch = cb[2] - cb[0], cb[3] - cb[1]
+        nw, nh = nb[2] - nb[0], nb[3] - nb[1]
+        tw, th = max(cw, nw), ch + nh - 4
+        r = RADIUS + gap
         candidates = [
-            (x + RADIUS + gap + 2, y - th / 2),  # right
-            (x - tw / 2, y + RADIUS + gap),  # below
-            (x - RADIUS - gap - 2 - tw, y - th / 2),  # left
-            (x - tw / 2, y - RADIUS - gap - th),  # above
-            (x + RADIUS * 0.6, y + RADIUS * 0.8),  # below right
-            (x - RADIUS * 0.6 - tw, y + RADIUS * 0.8),  # below left
+            (x + r, y - th / 2), (x + r, y - ch / 2 - 4), (x + r, y - th + ch / 2 + 4),  # right
+            (x - tw / 2, y + r),  # below
+            (x - r - tw, y - th / 2), (x - r - tw, y - ch / 2 - 4), (x - r - tw, y - th + ch / 2 + 4),  # left
+            (x - tw / 2, y - r - th),  # above
+            (x + RADIUS * 0.6, y + RADIUS * 0.75), (x - RADIUS * 0.6 - tw, y + RADIUS * 0.75),  # below, aside
+            (x + RADIUS * 0.6, y - RADIUS * 0.75 - th), (x - RADIUS * 0.6 - tw, y - RADIUS * 0.75 - th),
         ]
         best, best_cost = candidates[0], math.inf
         for cx, cy in candidates:
-            box = (cx - 2, cy - 2, cx + tw + 2, cy + th + 2)
+            box = (cx, cy, cx + tw, cy + th)
             cost = sum(_overlap(box, o) for o in obstacles if o != own) + _overlap(box, badge)
-            if box[0] < 2 or box[1] < 2 or box[2] > w - 2 or box[3] > h - 70:
+            if box[0] < 2 or box[1] < 2 or box[2] > w - 2 or box[3] > h - 62:
                 cost += 1e6
             if cost < best_cost:
                 best, best_cost = (cx, cy), cost
             if cost == 0:
                 break
-        box = (best[0] - 2, best[1] - 2, best[0] + tw + 2, best[1] + th + 2)
-        obstacles.append(box)
-        placed[c] = (math.floor(best[0]) - 4, math.floor(best[1]) - 4, math.ceil(best[0] + tw) + 4,
-                     math.ceil(best[1] + th) + 4)
-        draw.multiline_text((best[0] - left, best[1] - t), text, font=font(NAME_SIZE), fill=LABEL,
-                            spacing=1, align="center", stroke_width=3, stroke_fill=BACKGROUND)
-        if mask is not None:
-            mask.multiline_text((best[0] - left, best[1] - t), text, font=font(NAME_SIZE), fill=255,
-                                spacing=1, align="center", stroke_width=3, stroke_fill=255)
-    return placed
+        left, top = best
+        obstacles.append((left, top, left + tw, top + th))
+        placed[c] = (math.floor(left), math.floor(top), math.ceil(left + tw), math.ceil(top + th))
+        code_xy = (left + (tw - cw) / 2 - cb[0], top - cb[1])
+        name_xy = (left + (tw - nw) / 2 - nb[0], top + ch - 4 - nb[1])
+        for pen, ink, halo in ((draw, CODE_INK, OUTLINE), (mask, 255, 255)):
+            if pen is None:
+                continue
+            pen.multiline_text(name_xy, name, font=font(NAME_SIZE), fill=LABEL if pen is draw else 255, spacing=0,
+                               align="center", stroke_width=3, stroke_fill=BACKGROUND if pen is draw else 255)
+            pen.text(code_xy, code, font=font(CODE_SIZE), fill=halo, stroke_width=CODE_HALO, stroke_fill=halo)
+            pen.text(code_xy, code, font=font(CODE_SIZE), fill=ink, stroke_width=CODE_BOLD, stroke_fill=ink)
+        texts.append(Label.at(("code", c), code, CODE_SIZE, code_xy, stroke=CODE_BOLD))
+        ink = draw.multiline_textbbox(name_xy, name, font=font(NAME_SIZE), spacing=0, align="center")
+        texts.append(Label(("name", c), name, NAME_SIZE, ink))
+    return placed, tuple(texts)
 
 
 def _legend(board: Board, draw: ImageDraw.ImageDraw) -> None:
@@ -260,11 +289,11 @@ def build_static_layer(board: Board) -> StaticLayer:
     draw = ImageDraw.Draw(image)
     _edges(board, draw)
     label_mask = Image.new("L", (w, h), 0)
-    labels = place_labels(board, draw, ImageDraw.Draw(label_mask))
+    labels, texts = place_labels(board, draw, ImageDraw.Draw(label_mask))
     _legend(board, draw)
     draw.rectangle((0, h, w, h + PANEL_HEIGHT), fill=PANEL)
     draw.line((0, h, w, h), fill=RULE, width=2)
-    return StaticLayer(board, image, labels, label_mask)
+    return StaticLayer(board, image, labels, texts, label_mask)
 
 
 @lru_cache(maxsize=1)

@@ -22,6 +22,8 @@ GOLD: Colour = (250, 205, 70)
 STRIKE: Colour = (200, 90, 90)
 HEADLINE = 40
 """Font size of the phase and of who is to act (over 9 px tall at 550 px wide)."""
+HEADLINE_W = 446
+"""Width of the headline column: the phase, who is to act and the figures keep within it."""
 SLOT_W, SLOT_H = 336, 62
 """A player's slot in the players' grid (three rows, two columns)."""
 COLUMNS = (24, 484, 1180)
@@ -84,13 +86,54 @@ def _text_mask(text: str, face: Any, anchor: str, stroke: int) -> tuple[Image.Im
 
 @lru_cache(maxsize=1024)
 def _fit(text: str, size: int, width: float) -> str:
-    """Returns ``text`` shortened with an ellipsis to fit ``width`` pixels at ``size``."""
+    """Returns ``text`` shortened with an ellipsis to fit ``width`` pixels at ``size``.
+
+    It is cut at the end of a word when a word fits, else between letters (one long word).
+    Only names are shortened: texts holding numbers are packed instead (:func:`_pack`).
+    """
     face = font(size)
     if face.getlength(text) <= width:
         return text
+    words = text.split(" ")
+    for n in range(len(words) - 1, 0, -1):
+        head = " ".join(words[:n]).rstrip(",·- ")
+        if head and face.getlength(head + "…") <= width:
+            return head + "…"
     while text and face.getlength(text + "…") > width:
         text = text[:-1]
     return text + "…"
+
+
+def _pack(parts: list[tuple[str, str]], size: int, width: float, lines: int) -> tuple[list[str], int]:
+    """Returns ``parts`` joined by " · " into at most ``lines`` lines of ``width`` pixels, and the size used.
+
+    Each part is (full, short): the full forms are tried first, then the short ones, then a
+    smaller size; a part is never cut, so no number is lost (were nothing to fit, the last
+    rows would be left out whole).
+    """
+    rows: list[str] = []
+    for size_now in (size, size - 2, size - 4):
+        face = font(size_now)
+        for form in (0, 1):
+            rows = []
+            for part in (p[form] for p in parts):
+                if rows and face.getlength(f"{rows[-1]} · {part}") <= width:
+                    rows[-1] = f"{rows[-1]} · {part}"
+                else:
+                    rows.append(part)
+            if len(rows) <= lines and all(face.getlength(r) <= width for r in rows):
+                return rows, size_now
+    return rows[:lines], size - 4
+
+
+def claim_counter(view: dict[str, Any]) -> str:
+    """Returns "Claim N of M" while claiming ("" when nothing is left to claim).
+
+    The card being called is secret until its holder reveals it (the public view keeps
+    the claims made and counts those left), so the picture shows how far the claiming is.
+    """
+    made, left = len(view.get("claims") or []), int(view.get("claims_left") or 0)
+    return f"Claim {made + 1} of {made + left}" if left else ""
 
 
 def seats(view: dict[str, Any]) -> list[str]:
@@ -155,22 +198,30 @@ def _player_grid(draw: Pen, x0: int, view: dict[str, Any], players: list[str]) -
         draw.text((x + 62, y + 4), name, size=26, fill=DIM if gone else INK, role="player")
         if gone:
             draw.line((x + 60, y + 20, x + 64 + draw.length(name, 26), y + 20), fill=STRIKE, width=3)
-        stats = f"{n} countries · {chips} chips · {cards.get(p, 0)} cards"
-        draw.text((x + 62, y + 34), _fit(stats, 18, right - x - 66), size=18, fill=DIM if gone else MUTED)
+        held = cards.get(p, 0)
+        rows, size = _pack([(f"{n} countries", f"{n} ctry"), (f"{chips} chips", f"{chips} ch"),
+                            (f"{held} cards", f"{held} cards")], 18, right - x - 66, 1)
+        draw.text((x + 62, y + 34), rows[0], size=size, fill=DIM if gone else MUTED, role="stats")
 
 
 def _headline(draw: Pen, x0: int, view: dict[str, Any], players: list[str]) -> None:
     """Draws the phase and turn number, then who is to act (their letter and name), or the winner."""
     phase = str(view.get("phase") or "")
     label = PHASES.get(phase, phase.capitalize())
-    draw.text((x0, 54), label, size=HEADLINE, fill=INK, anchor="ls", role="phase")
+    claiming = claim_counter(view) if phase == "claim" else None
+    if claiming:  # which card is called is secret until it is revealed, so: how far the claiming is
+        label = claiming
+    draw.text((x0, 54), label, size=HEADLINE, fill=INK, anchor="ls", role=("phase", "claim") if claiming else "phase")
     number = view.get("turn_number")
     if number:
-        draw.text((x0 + draw.length(label, HEADLINE) + 18, 54), f"turn {number}", size=26, fill=MUTED, anchor="ls")
+        after = x0 + draw.length(label, HEADLINE) + 18
+        turn = next((t for t in (f"turn {number}", f"#{number}") if after + draw.length(t, 26) <= x0 + HEADLINE_W),
+                    "")
+        draw.text((after, 54), turn, size=26, fill=MUTED, anchor="ls")
     winner = view.get("winner")
     if winner:
         draw.rounded_rectangle((x0 - 10, 70, x0 + 456, 128), radius=10, fill=GOLD)
-        text = _fit(f"{winner} wins!", HEADLINE, 420)
+        text = _fit(str(winner), HEADLINE, 420 - draw.length(" wins!", HEADLINE)) + " wins!"
         draw.text((x0 + 223, 99), text, size=HEADLINE, fill=(0, 0, 0), anchor="mm", stroke_width=1,
                   role="winner")
         return
@@ -179,8 +230,8 @@ def _headline(draw: Pen, x0: int, view: dict[str, Any], players: list[str]) -> N
         acting = [view["turn"]]
     if not acting:
         return
-    verb = "to claim" if phase == "claim" else "to act"
-    who = _fit(f"{', '.join(acting)} {verb}", HEADLINE, 400)
+    verb = " to claim" if phase == "claim" else " to act"
+    who = _fit(", ".join(acting), HEADLINE, 400 - draw.length(verb, HEADLINE)) + verb
     x = x0
     if acting[0] in players:
         _swatch(draw, x0 + 26, 100, players.index(acting[0]), radius=27, size=HEADLINE, role="to_act")
@@ -190,20 +241,23 @@ def _headline(draw: Pen, x0: int, view: dict[str, Any], players: list[str]) -> N
 
 def _figures(draw: Pen, x0: int, view: dict[str, Any]) -> None:
     """Draws the claims or supply left, the card sets and the neutral countries under the headline."""
-    parts = []
-    if view.get("phase") == "claim" or view.get("claims_left"):
-        parts.append(f"Claims left {view.get('claims_left', 0)}")
-    parts.append(f"Supply left {view.get('supply_left', 0)}")
-    nxt = view.get("next_set_value")
-    if nxt is not None:
-        parts.append(f"Next card set {nxt} chips ({view.get('sets_redeemed', 0)} redeemed)")
-    rest = parts[-1:] if nxt is not None else []
-    draw.text((x0, 140), _fit(" · ".join(parts[:len(parts) - len(rest)]), 22, 430), size=22, fill=MUTED)
+    parts: list[tuple[str, str]] = []
+    left = view.get("claims_left")
+    if left and not (view.get("phase") == "claim" and claim_counter(view)):
+        parts.append((f"Claims left {left}", f"Claims {left}"))
+    supply = view.get("supply_left", 0)
+    parts.append((f"Supply left {supply}", f"Supply {supply}"))
     tally = _tally(view)
     if NEUTRAL_OWNER in tally:
         n, chips = tally[NEUTRAL_OWNER]
-        rest.append(f"Neutral {n} countries, {chips} chips")
-    draw.text((x0, 170), _fit(" · ".join(rest), 22, 430), size=22, fill=MUTED)
+        parts.append((f"Neutral {n} countries, {chips} chips", f"Neutral {n} ctry, {chips} ch"))
+    nxt = view.get("next_set_value")
+    if nxt is not None:
+        done = view.get("sets_redeemed", 0)
+        parts.append((f"Next card set {nxt} chips ({done} redeemed)", f"Next set {nxt} ch ({done} done)"))
+    rows, size = _pack(parts, 22, HEADLINE_W - 16, 2)
+    for k, row in enumerate(rows):
+        draw.text((x0, 140 + 30 * k), row, size=size, fill=MUTED, role="figures")
 
 
 def _die(draw: Pen, x: int, y: int, value: int, fill: Colour, ink: Colour) -> None:
@@ -220,7 +274,8 @@ def _side_colours(who: str | None, seat_of: dict[str, int]) -> tuple[Colour, Col
     return NEUTRAL, (0, 0, 0)
 
 
-def _battle(draw: Pen, x0: int, view: dict[str, Any], names: dict[str, str], seat_of: dict[str, int]) -> None:
+def _battle(draw: Pen, x0: int, view: dict[str, Any], names: dict[str, str], seat_of: dict[str, int],
+            codes: dict[str, str]) -> None:
     """Draws the last attack (the countries, both sides' dice, the losses) and a pending invasion."""
     b = view.get("last_battle")
     width = 1600 - 24 - x0
@@ -239,7 +294,10 @@ def _battle(draw: Pen, x0: int, view: dict[str, Any], names: dict[str, str], sea
         conquered = (countries.get(b.get("to")) or {}).get("owner") == attacker and attacker is not None
     draw.text((x0, 10), "Last attack", size=22, fill=MUTED)
     src, dst = names.get(b.get("from"), str(b.get("from"))), names.get(b.get("to"), str(b.get("to")))
-    draw.text((x0, 38), _fit(f"{src} onto {dst}", 26, width), size=26, fill=INK, role="attack")
+    line = f"{src} onto {dst}"
+    if draw.length(line, 26) > width:  # the codes printed on the map, rather than names cut short
+        line = f"{codes.get(b.get('from'), src)} onto {codes.get(b.get('to'), dst)}"
+    draw.text((x0, 38), _fit(line, 26, width), size=26, fill=INK, role="attack")
     x, y = x0, 78
     a_fill, a_ink = _side_colours(attacker, seat_of)
     for v in b.get("attacker_dice") or []:
@@ -258,10 +316,11 @@ def _battle(draw: Pen, x0: int, view: dict[str, Any], names: dict[str, str], sea
 
 
 def draw_panel(image: Image.Image, view: dict[str, Any], players: list[str], names: dict[str, str], *,
-               labels: Labels | None = None, top: int = 0) -> None:
+               labels: Labels | None = None, top: int = 0, codes: dict[str, str] | None = None) -> None:
     """Draws the panel's changing parts onto ``image``, a copy of the panel's empty background.
 
-    ``labels`` (when a list) receives the texts drawn, placed as if the panel's top were at ``top``.
+    ``labels`` (when a list) receives the texts drawn, placed as if the panel's top were at ``top``;
+    ``codes`` (country → code) name the last attack's countries when their names are too long.
     """
     draw = Pen(image, labels, top)
     seat_of = {p: i for i, p in enumerate(players)}
@@ -271,4 +330,4 @@ def draw_panel(image: Image.Image, view: dict[str, Any], players: list[str], nam
     for x in (COLUMNS[1] - 14, COLUMNS[2] - 16):
         draw.line((x, 12, x, h - 12), fill=RULE, width=2)
     _player_grid(draw, COLUMNS[1], view, players)
-    _battle(draw, COLUMNS[2], view, names, seat_of)
+    _battle(draw, COLUMNS[2], view, names, seat_of, codes or {})

@@ -9,10 +9,11 @@ file and the field::
     >>> board.adjacent("alaska", "kamchatka"), board.continent_of["egypt"]
     (True, 'africa')
 
-Players name a country by its id, its name or a unique prefix (:func:`resolve_country`)::
+Players name a country by its id, its name, its short code (printed on the picture) or a
+unique prefix (:func:`resolve_country`)::
 
-    >>> resolve_country("Great Britain", board), resolve_country("w. eur", board)
-    ('great-britain', 'western-europe')
+    >>> resolve_country("Great Britain", board), resolve_country("w. eur", board), resolve_country("nwt", board)
+    ('great-britain', 'western-europe', 'northwest-territory')
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ MAP_PATH = Path(__file__).resolve().parents[2] / "data" / "xisk" / "map.json"
 COUNTRY_COUNT = 42
 EDGE_COUNT = 83
 INTERCONTINENTAL_COUNT = 14
+CODE_LETTERS = (2, 4)
+"""A country's code is this many uppercase letters (A–Z), at least and at most."""
 
 
 class MapError(ValueError):
@@ -55,6 +58,8 @@ class Board:
 
     countries: tuple[str, ...]
     names: dict[str, str]
+    codes: dict[str, str]
+    """Country → its short code (``ALA``): printed on the picture, accepted in any case in moves."""
     continent_of: dict[str, str]
     continents: dict[str, Continent]
     edges: tuple[tuple[str, str], ...]
@@ -85,6 +90,17 @@ def _field(obj: Any, key: str, kind: type, path: Path, where: str) -> Any:
     return value
 
 
+def _code(country: Any, path: Path, where: str, taken: dict[str, str]) -> str:
+    """Returns the country's ``code``: 2–4 uppercase letters A–Z, used by no country before it."""
+    code: str = _field(country, "code", str, path, where)
+    least, most = CODE_LETTERS
+    _need(least <= len(code) <= most and all("A" <= ch <= "Z" for ch in code), path, f"{where}.code",
+          f"must be {least} to {most} uppercase letters A-Z, not {code!r}")
+    other = next((c for c, k in taken.items() if k == code), None)
+    _need(other is None, path, f"{where}.code", f"repeats '{code}', the code of '{other}'")
+    return code
+
+
 def parse_board(data: Any, path: Path) -> Board:
     """Returns the Board described by ``data``; raises MapError naming ``path`` and the field."""
     _need(isinstance(data, dict), path, "(top level)", "must be an object")
@@ -106,6 +122,7 @@ def parse_board(data: Any, path: Path) -> Board:
 
     ids: list[str] = []
     names: dict[str, str] = {}
+    codes: dict[str, str] = {}
     continent_of: dict[str, str] = {}
     positions: dict[str, tuple[int, int]] = {}
     for i, c in enumerate(countries_raw):
@@ -120,6 +137,7 @@ def parse_board(data: Any, path: Path) -> Board:
         _need(0 <= x <= width and 0 <= y <= height, path, f"{where}.x/y", "lies outside the canvas")
         ids.append(cid)
         names[cid] = _field(c, "name", str, path, where)
+        codes[cid] = _code(c, path, where, codes)
         continent_of[cid] = cont
         positions[cid] = (x, y)
     _need(len(ids) == COUNTRY_COUNT, path, "countries",
@@ -151,6 +169,7 @@ def parse_board(data: Any, path: Path) -> Board:
     board = Board(
         countries=tuple(ids),
         names=names,
+        codes=codes,
         continent_of=continent_of,
         continents=continents,
         edges=tuple(edges),
@@ -181,7 +200,7 @@ def country_key(text: str) -> str:
 
 
 def exact_country(text: str, board: Board) -> str | None:
-    """Returns the country whose id or whole name ``text`` is (any case, spaces for dashes), or None."""
+    """Returns the country whose id, whole name or code ``text`` is (any case, spaces for dashes), or None."""
     return _exact_keys(board).get(country_key(text))
 
 
@@ -190,7 +209,7 @@ _EXACT: dict[int, tuple[Board, dict[str, str]]] = {}
 
 
 def _exact_keys(board: Board) -> dict[str, str]:
-    """Id and whole-name keys → country id, built once per board (a move is parsed on every play)."""
+    """Id, whole-name and code keys → country id, built once per board (a move is parsed on every play)."""
     held = _EXACT.get(id(board))
     if held is not None and held[0] is board:
         return held[1]
@@ -198,20 +217,25 @@ def _exact_keys(board: Board) -> dict[str, str]:
     for c in reversed(board.countries):  # the first country in map order wins a shared key
         keys[country_key(board.names[c])] = c
         keys[c.replace("-", " ")] = c
+    for c in board.countries:  # an id or a whole name wins over a code
+        keys.setdefault(country_key(board.codes[c]), c)
     _EXACT[id(board)] = (board, keys)
     return keys
 
 
 def resolve_country(text: str, board: Board) -> str:
-    """Returns the country id meant by an id, a name or a unique prefix of its words.
+    """Returns the country id meant by an id, a name, a code or a unique prefix of its words.
 
-    Each typed word must begin a word of the name (``w. eur``: Western Europe); an id or
-    a whole name wins over prefixes. Raises IllegalMove naming what was typed: for no
-    country, with the nearest name ("did you mean Alaska?"), or for several, naming them::
+    Each typed word must begin a word of the name (``w. eur``: Western Europe); an id,
+    a whole name or a code (any case: ``ala``, ``EUS``) wins over prefixes. Raises
+    IllegalMove naming what was typed: for no country, with the nearest name ("did you
+    mean Alaska?"), or for several, naming them::
 
         >>> b = load_board()
         >>> resolve_country("Kamchatka", b), resolve_country("new", b), resolve_country("ALASKA", b)
         ('kamchatka', 'new-guinea', 'alaska')
+        >>> resolve_country("eus", b), resolve_country("GB", b)
+        ('eastern-united-states', 'great-britain')
         >>> resolve_country("Alsaka", b)
         Traceback (most recent call last):
         ...

@@ -182,7 +182,9 @@ async def test_country_names_and_prefixes_are_resolved_and_autocompleted(
     game = (await table_of(dt, tables)).game
     actor = game.to_act()[0]
     choices = await dt.autocomplete("xisk", "claim", focused="country", user=NAMES[actor], country="kam")
-    assert choices == ["Kamchatka (0 chips)"]
+    assert choices == ["Kamchatka KAM (0 chips)"]
+    by_code = await dt.autocomplete("xisk", "claim", focused="country", user=NAMES[actor], country="nwt")
+    assert by_code == ["Northwest Territory NWT (0 chips)"]  # the code printed on the board
     assert await dt.autocomplete("xisk", "claim", focused="country", user="cy", country="") == []
     vague = await dt.slash("xisk", "claim", user=NAMES[actor], country="west")
     assert vague.ephemeral and "could mean" in vague.content

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from engines.xisk.board import MAP_PATH, MapError, load_board, read_board
+from engines.xisk.board import MAP_PATH, MapError, exact_country, load_board, read_board, resolve_country
 
 BOARD = load_board()
 
@@ -72,6 +72,11 @@ def _broken(tmp_path: Path, change: object) -> Path:
         (lambda d: d["continents"][1].__setitem__("bonus", "two"), "continents[1].bonus"),
         (lambda d: d["edges"].__setitem__(0, ["alaska", "narnia"]), "edges[0]"),
         (lambda d: d["edges"].__setitem__(1, list(d["edges"][0])), "edges[1]"),
+        (lambda d: d["countries"][2].pop("code"), "countries[2].code"),
+        (lambda d: d["countries"][4].__setitem__("code", "ont"), "countries[4].code"),
+        (lambda d: d["countries"][4].__setitem__("code", "ONTARIO"), "countries[4].code"),
+        (lambda d: d["countries"][4].__setitem__("code", "O"), "countries[4].code"),
+        (lambda d: d["countries"][5].__setitem__("code", "ALA"), "countries[5].code"),
     ],
 )
 def test_bad_map_file_names_file_and_field(tmp_path: Path, change: object, field: str) -> None:
@@ -79,6 +84,28 @@ def test_bad_map_file_names_file_and_field(tmp_path: Path, change: object, field
     with pytest.raises(MapError) as err:
         read_board(path)
     assert str(path) in str(err.value) and field in str(err.value)
+
+
+def test_every_country_has_a_unique_code_of_two_to_four_uppercase_letters() -> None:
+    codes = [BOARD.codes[c] for c in BOARD.countries]
+    assert len(set(codes)) == 42
+    assert all(2 <= len(k) <= 4 and k.isascii() and k.isalpha() and k.isupper() for k in codes)
+    assert BOARD.codes["alaska"] == "ALA"
+
+
+@pytest.mark.parametrize("typed", ["ALA", "ala", "Ala", " aLa "])
+def test_a_country_code_names_the_country(typed: str) -> None:
+    assert resolve_country(typed, BOARD) == "alaska"
+    assert exact_country(typed, BOARD) == "alaska"
+
+
+def test_every_code_resolves_to_its_own_country_and_moves_read_it() -> None:
+    from engines.xisk.moves import parse
+
+    assert all(resolve_country(BOARD.codes[c].lower(), BOARD) == c for c in BOARD.countries)
+    assert str(parse("attack ala kam")) == "attack alaska kamchatka"
+    assert str(parse("adjust NWT gb 3")) == "adjust northwest-territory great-britain 3"
+    assert resolve_country("ind", BOARD) == "india"  # the code, where the prefix was India or Indonesia
 
 
 def test_unreadable_map_file_names_file(tmp_path: Path) -> None:

@@ -174,7 +174,7 @@ async def show(
         ended = board if out.finished else replace(board, recap=(*board.recap, *lines), events=(*board.events, *kept))
         await _paced(bot, out)
         await _close(bot, channel, out.game_id, board, ended.recap)
-        _edited(bot, out.channel_id)
+        bot.board_edited(out.channel_id)
         fresh = Board("", key, tuple(lines) if out.finished else (), last_turn=last_turn(out, ended))
     message = await _post(bot, channel, out, table, fresh, head=head, pings=pings)
     await store.set_board(out.game_id, replace(fresh, message_id=str(message.id), shown=shown(message)))
@@ -198,16 +198,10 @@ async def _paced(bot: Tablehost, out: Outbox) -> bool:
     Returns whether it waited: moves may have landed meanwhile, and the newest shows them all.
     The channel's deliveries wait behind this one, so a burst of clicks makes one edit a window.
     """
-    loop = asyncio.get_running_loop()
-    wait = bot.board_edits.get(out.channel_id, -bot.edit_every) + bot.edit_every - loop.time()
+    wait = bot.pace_wait(out.channel_id)
     if wait > 0:
         await asyncio.sleep(wait)
     return wait > 0
-
-
-def _edited(bot: Tablehost, channel_id: str) -> None:
-    """Notes that a board of the channel was just edited (or closed), for :func:`_paced`."""
-    bot.board_edits[channel_id] = asyncio.get_running_loop().time()
 
 
 async def _newer_in_turn(bot: Tablehost, out: Outbox) -> bool:
@@ -309,7 +303,7 @@ async def _edit(
     embed, name = _embed(bot, out, table, board, extension(png))
     try:
         edited = await partial.edit(embed=embed, attachments=[_file(png, name, alt)], view=_buttons(table, out))
-        _edited(bot, out.channel_id)
+        bot.board_edited(out.channel_id)
     except discord.NotFound:
         return None
     await spectate.copy_edit(bot, out.game_id, message_id, embed, png, name, alt)

@@ -235,7 +235,7 @@ def hand_view(table: Table, player: str) -> tuple[discord.ui.View | None, int]:
 def confirm_view(game_id: int, version: int, move: str) -> discord.ui.View | None:
     """Returns [Yes, play it] [Cancel] for a move, or None when its id would not fit a button."""
     cid = f"th1y:{game_id}:{version}:{'+'.join(move.split())}"
-    if len(cid) > 100 or not re.fullmatch(CONFIRM_TEMPLATE, cid):
+    if not fits(cid, CONFIRM_TEMPLATE):
         return None
     view = discord.ui.View(timeout=None)
     view.add_item(ConfirmButton(game_id, version, move))
@@ -253,9 +253,9 @@ def quick_moves(table: Table) -> list[tuple[str, str]]:
     return [(label, move) for label, move in moves if fits(custom_id(table.row.id, table.row.version, move))]
 
 
-def fits(cid: str) -> bool:
-    """Tells whether a move button's custom_id fits Discord's 100 characters and reads back."""
-    return len(cid) <= 100 and re.fullmatch(TEMPLATE, cid) is not None
+def fits(cid: str, template: str = TEMPLATE) -> bool:
+    """Tells whether a custom_id fits Discord's 100 characters and reads back by its template (a move button's)."""
+    return len(cid) <= 100 and re.fullmatch(template, cid) is not None
 
 
 __all__ = ["GIVE_UP", "MAX_BUTTONS", "CancelButton", "ConfirmButton", "HandButton", "MoveButton", "MoveSelect",

@@ -179,10 +179,19 @@ class Tablehost(commands.Bot):
         async with self._render_slots:
             return await asyncio.to_thread(render, game, view, title=title, **marks)
 
-    def paced(self, channel_id: str) -> bool:
-        """Tells whether the channel's boards were edited less than :attr:`edit_every` ago (the next edit waits)."""
+    def pace_wait(self, channel_id: str) -> float:
+        """Returns the seconds until the channel's boards may be edited again (0: now), :attr:`edit_every` after
+        the last edit."""
         last = self.board_edits.get(channel_id)
-        return last is not None and asyncio.get_running_loop().time() < last + self.edit_every
+        return 0.0 if last is None else max(last + self.edit_every - asyncio.get_running_loop().time(), 0.0)
+
+    def paced(self, channel_id: str) -> bool:
+        """Tells whether the channel's next board edit waits (its boards were edited less than a pace ago)."""
+        return self.pace_wait(channel_id) > 0
+
+    def board_edited(self, channel_id: str) -> None:
+        """Notes that a board of the channel was just edited (or closed), for the pace."""
+        self.board_edits[channel_id] = asyncio.get_running_loop().time()
 
     async def play_move(self, interaction: discord.Interaction[Any], move: str, **how: Any) -> None:
         """Plays a caller's move through the installed :attr:`mover` (buttons and menus call this)."""

@@ -94,12 +94,17 @@ def counts(values: list[int]) -> list[int]:
     return sorted(v for v in set(values) if v in wanted)
 
 
-def next_step(table: Table, player: str, steps: tuple[str, ...]) -> Step | None:
-    """Returns what follows ``steps`` for ``player`` now, or None when no legal move begins so."""
+def next_step(
+    table: Table, player: str, steps: tuple[str, ...], by_steps: dict[tuple[str, ...], str] | None = None
+) -> Step | None:
+    """Returns what follows ``steps`` for ``player`` now, or None when no legal move begins so.
+
+    ``by_steps`` is :func:`moves_by_steps` when the caller has it already.
+    """
     picking = picking_of(table)
-    by_steps = moves_by_steps(table, player)
     if picking is None:
         return None
+    by_steps = moves_by_steps(table, player) if by_steps is None else by_steps
     n = len(steps)
     below = [path for path in by_steps if path[:n] == steps and len(path) > n]
     if not below:
@@ -107,7 +112,8 @@ def next_step(table: Table, player: str, steps: tuple[str, ...]) -> Step | None:
         return Step(steps, move=whole) if whole is not None else None
     tokens = list(dict.fromkeys(path[n] for path in below))
     question = picking.prompt(table, player, steps)
-    whole = all((*steps, t) in by_steps and (*steps, t) not in prefixes(below, n + 1) for t in tokens)
+    going_on = prefixes(below, n + 1)  # the choices after which the move goes on
+    whole = all((*steps, t) in by_steps and (*steps, t) not in going_on for t in tokens)
     if whole and all(t.isdigit() for t in tokens):  # a count: the lowest, 1, 2, 3 and the most
         tokens = [str(v) for v in counts([int(t) for t in tokens])]
     offered = [o for o in picking.options(table, player, steps, tokens) if o.token in set(tokens)]
@@ -123,8 +129,9 @@ def prefixes(paths: list[tuple[str, ...]], length: int) -> set[tuple[str, ...]]:
 
 def first_steps(table: Table, player: str) -> list[Step]:
     """Returns the first step of each kind of move ``player`` may pick now, in the order of the legal moves."""
-    kinds = list(dict.fromkeys(path[0] for path in moves_by_steps(table, player)))
-    return [step for kind in kinds if (step := next_step(table, player, (kind,))) is not None]
+    by_steps = moves_by_steps(table, player)  # the legal moves, listed once for every kind
+    kinds = list(dict.fromkeys(path[0] for path in by_steps))
+    return [step for kind in kinds if (step := next_step(table, player, (kind,), by_steps)) is not None]
 
 
 def menu(game_id: int, version: int, step: Step, *, room: int = MAX_ROWS) -> Menu:
@@ -133,18 +140,13 @@ def menu(game_id: int, version: int, step: Step, *, room: int = MAX_ROWS) -> Men
     out.buttons = [MoveButton(game_id, version, move, label=label) for label, move in step.numbers
                    if fits(custom_id(game_id, version, move))]
     pages = [step.options[i:i + MAX_OPTIONS] for i in range(0, len(step.options), MAX_OPTIONS)]
-    if not fits_select(select_id(game_id, version, 0, step.steps)):
+    if not fits(select_id(game_id, version, 0, step.steps), PICK_TEMPLATE):
         log.warning("steps %s do not fit a custom_id: left to typing", step.steps)
         return out
     for part, page in enumerate(pages[:room]):
         question = step.question if len(pages) == 1 else f"{step.question} ({part + 1} of {len(pages)})"
         out.selects.append(PickSelect(game_id, version, part, step.steps, list(page), placeholder=question))
     return out
-
-
-def fits_select(cid: str) -> bool:
-    """Tells whether a step menu's custom_id fits Discord's 100 characters and reads back."""
-    return len(cid) <= 100 and re.fullmatch(PICK_TEMPLATE, cid) is not None
 
 
 def select_id(game_id: int, version: int, part: int, steps: tuple[str, ...]) -> str:

@@ -4,7 +4,7 @@ Drawn from the spectator view (``view(None)``) only, so it cannot show a hidden 
 The felt, the palette and the disc patches are built once and cached
 (:mod:`render.xisk_palette`); each call copies the paletted felt, pastes a patch per
 country, draws the last attack's arrow and maps a freshly drawn panel. The picture is
-1600×1200, so Discord's 550-px preview still shows every chip count, every country's code
+1100×825, so Discord's 550-px preview still shows every chip count, every country's code
 (which moves accept for the country), the phase and who is to act at least 9 px tall
 (``labels`` records every such text for the tests)::
 
@@ -28,7 +28,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import Labels, encode, note
+from render.common import Labels, encode
 from render.xisk_layers import OUTLINE, RADIUS, chip_label, count_ink, is_wrapped, owner_style, wrap_stub
 from render.xisk_palette import WHITE, PalettedFelt, disc_patch, paletted_felt
 from render.xisk_panel import draw_panel, seats
@@ -64,15 +64,15 @@ def draw_picture(view: dict[str, Any], *, highlight: Iterable[str] = (), labels:
         text = "" if owner is None and chips == 0 else str(chips)
         patch = disc_patch(c, owner_style(owner, seat_of), text, count_ink(owner, seat_of))
         image.paste(patch, (x - patch.width // 2, y - patch.height // 2))
-        if text:
-            note(labels, chip_label((x, y), text))
+        if text and labels is not None:
+            labels.append(chip_label((x, y), text))
     draw = ImageDraw.Draw(image)
     white = felt.index(WHITE)
     for c in highlight:
         if c in board.positions:
             x, y = board.positions[c]
-            r = RADIUS + 7
-            draw.ellipse((x - r, y - r, x + r, y + r), outline=white, width=4)
+            r = RADIUS + 5
+            draw.ellipse((x - r, y - r, x + r, y + r), outline=white, width=3)
     battle = view.get("last_battle")
     if battle and battle.get("from") in board.positions and battle.get("to") in board.positions:
         _arrow(felt, draw, battle["from"], battle["to"], head=False)
@@ -93,7 +93,7 @@ def _arrow_box(felt: PalettedFelt, src: str, dst: str) -> tuple[float, float, fl
     if is_wrapped(board, src, dst):
         points += [wrap_stub(board, src, dst)[1], wrap_stub(board, dst, src)[1]]
     xs, ys = [p[0] for p in points], [p[1] for p in points]
-    return min(xs) - 30, min(ys) - 30, max(xs) + 30, max(ys) + 30
+    return min(xs) - 21, min(ys) - 21, max(xs) + 21, max(ys) + 21
 
 
 def _names_on_top(felt: PalettedFelt, image: Image.Image, area: tuple[float, float, float, float]) -> None:
@@ -116,9 +116,9 @@ def _segments(felt: PalettedFelt, src: str, dst: str) -> list[tuple[Point, Point
     if is_wrapped(board, src, dst):
         a0, a1 = wrap_stub(board, src, dst)
         b1, b0 = wrap_stub(board, dst, src)
-        return [(_toward(a0, a1, RADIUS + 4), a1), (b0, _toward(b1, b0, RADIUS + 4))]
+        return [(_toward(a0, a1, RADIUS + 3), a1), (b0, _toward(b1, b0, RADIUS + 3))]
     a, b = board.positions[src], board.positions[dst]
-    return [(_toward(a, b, RADIUS + 2), _toward(b, a, RADIUS + 2))]
+    return [(_toward(a, b, RADIUS + 1), _toward(b, a, RADIUS + 1))]
 
 
 def _arrow(felt: PalettedFelt, draw: ImageDraw.ImageDraw, src: str, dst: str, *, head: bool) -> None:
@@ -128,12 +128,12 @@ def _arrow(felt: PalettedFelt, draw: ImageDraw.ImageDraw, src: str, dst: str, *,
     start, end = segments[-1]
     angle = math.atan2(end[1] - start[1], end[0] - start[0])
     length = math.hypot(end[0] - start[0], end[1] - start[1])
-    size = min(28.0, max(16.0, length * 0.6))
+    size = min(19.0, max(11.0, length * 0.6))
     if head:
         wings = [(end[0] - size * math.cos(angle + s), end[1] - size * math.sin(angle + s)) for s in (0.45, -0.45)]
-        draw.polygon([end, *wings], fill=white, outline=dark, width=3)
+        draw.polygon([end, *wings], fill=white, outline=dark, width=2)
         return
     segments[-1] = (start, _toward(end, start, size * 0.6))
     for a, b in segments:
-        draw.line((*a, *b), fill=dark, width=11)
-        draw.line((*a, *b), fill=white, width=6)
+        draw.line((*a, *b), fill=dark, width=9)
+        draw.line((*a, *b), fill=white, width=5)

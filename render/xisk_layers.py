@@ -2,19 +2,19 @@
 
 Everything here is built once per process and cached, in full colour;
 :mod:`render.xisk_palette` maps it to the shared palette once, and :mod:`render.xisk`
-copies that for each picture. The map keeps the board's own canvas coordinates (a
-country's position is its pixel), and the panel lies below it, so that the whole is near
-4:3 and Discord's narrow preview is not a strip::
+copies that for each picture. The map's own coordinates are scaled to a picture
+:data:`PICTURE_WIDTH` wide (:func:`picture_board`), and the panel lies below it, so that the
+whole is near 4:3 and Discord's narrow preview is not a strip::
 
     >>> layer = static_layer()
-    >>> layer.image.size == (layer.board.canvas[0], layer.board.canvas[1] + PANEL_HEIGHT)
+    >>> layer.image.size == (PICTURE_WIDTH, layer.board.canvas[1] + PANEL_HEIGHT) == (1100, 825)
     True
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import combinations
 
@@ -23,23 +23,28 @@ from PIL import Image, ImageDraw, ImageFilter
 from engines.xisk.board import Board, load_board
 from render.common import BACKGROUND, INK, MUTED, NEUTRAL, PANEL, Colour, Label, font, player_style
 
-PANEL_HEIGHT = 200
-"""Height of the panel below the map (a 1600×1000 map makes a 1600×1200 picture, 4:3)."""
-RADIUS = 31
+PICTURE_WIDTH = 1100
+"""Width of the picture: twice Discord's 550-px preview, about a phone's width in device pixels.
+
+Every size below is in this picture's pixels. A wider picture reads no better in the preview
+(its texts grow with it) but costs more bytes and time: at 1600 px it was 1.6× the bytes."""
+PANEL_HEIGHT = 137
+"""Height of the panel below the map (a 1600×1000 map, drawn 1100×688, makes a 1100×825 picture, 4:3)."""
+RADIUS = 21
 """Radius of a country's disc, in pixels (room for a two-digit count legible in the preview)."""
-BADGE = 15
+BADGE = 10
 """Radius of the owner's letter badge on a disc's upper left."""
 BADGE_OFFSET = 0.8
 """The badge's centre lies this fraction of the radius left of and above the disc's centre."""
-CHIP_SIZE = 38
+CHIP_SIZE = 27
 """Font size of a chip count of one or two digits (at 550 px wide its digits are over 9 px tall)."""
-NAME_SIZE = 15
+NAME_SIZE = 11
 """Font size of the country's full name, under its code (a key for the eye; moves take the code)."""
-CODE_SIZE = 38
+CODE_SIZE = 27
 """Font size of a country's code (its capitals are over 9 px tall at 550 px wide)."""
 CODE_BOLD = 1
 """Stroke, in the code's own ink, that makes it bold."""
-CODE_HALO = 4
+CODE_HALO = 3
 """Width of the dark halo around a code, so it reads over any tint, line or arrow."""
 SUPERSAMPLE = 4
 """Sprites are drawn this many times larger, then shrunk, for smooth edges."""
@@ -107,8 +112,8 @@ class StaticLayer:
 
 def chip_label(xy: tuple[float, float], text: str) -> Label:
     """Returns the chip count ``text`` as drawn on the disc centred at ``xy`` (three digits shrink)."""
-    size = CHIP_SIZE if len(text) <= 2 else 28
-    return Label.at("chips", text, size, (xy[0] + 1, xy[1] + 2), anchor="mm", stroke=1)
+    size = CHIP_SIZE if len(text) <= 2 else 20
+    return Label.at("chips", text, size, (xy[0] + 1, xy[1] + 1), anchor="mm", stroke=1)
 
 
 def is_wrapped(board: Board, a: str, b: str) -> bool:
@@ -133,19 +138,19 @@ def _regions(board: Board, base: Image.Image) -> None:
     for cont in board.continents.values():
         mask = Image.new("L", (w // scale, h // scale), 0)
         draw = ImageDraw.Draw(mask)
-        r = 62 / scale
+        r = 43 / scale
         for c in cont.countries:
             x, y = board.positions[c]
             draw.ellipse((x / scale - r, y / scale - r, x / scale + r, y / scale + r), fill=255)
         for a, b in board.edges:
             if board.continent_of[a] == board.continent_of[b] == cont.id:
                 (ax, ay), (bx, by) = board.positions[a], board.positions[b]
-                draw.line((ax / scale, ay / scale, bx / scale, by / scale), fill=255, width=round(70 / scale))
+                draw.line((ax / scale, ay / scale, bx / scale, by / scale), fill=255, width=round(48 / scale))
         for a, b, c in combinations(cont.countries, 3):
             if board.adjacent(a, b) and board.adjacent(b, c) and board.adjacent(a, c):
                 draw.polygon([(board.positions[k][0] / scale, board.positions[k][1] / scale) for k in (a, b, c)],
                              fill=255)
-        mask = mask.filter(ImageFilter.GaussianBlur(22 / scale)).resize((w, h), Image.Resampling.BILINEAR)
+        mask = mask.filter(ImageFilter.GaussianBlur(15 / scale)).resize((w, h), Image.Resampling.BILINEAR)
         mask = mask.point(lambda v: min(REGION_LEVELS, v * (REGION_LEVELS + 1) // 256) * REGION_ALPHA // REGION_LEVELS)
         tint = Image.new("RGB", (w, h), continent_colour(cont.colour))
         region = base.crop((0, 0, w, h))
@@ -161,7 +166,7 @@ def _edges(board: Board, draw: ImageDraw.ImageDraw) -> None:
         same = board.continent_of[a] == board.continent_of[b]
         colour = mix(continent_colour(board.continents[board.continent_of[a]].colour), (255, 255, 255), 0.15) \
             if same else INTER_EDGE
-        width = 4 if same else 3
+        width = 3 if same else 2
         if is_wrapped(board, a, b):
             for src, dst in ((a, b), (b, a)):
                 start, end = wrap_stub(board, src, dst)
@@ -174,14 +179,14 @@ def _edges(board: Board, draw: ImageDraw.ImageDraw) -> None:
 def _chevron(draw: ImageDraw.ImageDraw, start: tuple[float, float], end: tuple[float, float], colour: Colour) -> None:
     """Draws a small arrowhead at a stub's end, so the line reads as going on."""
     angle = math.atan2(end[1] - start[1], end[0] - start[0])
-    tip = (end[0] - 4 * math.cos(angle), end[1] - 4 * math.sin(angle))
-    pts = [tip] + [(tip[0] - 16 * math.cos(angle + s), tip[1] - 16 * math.sin(angle + s)) for s in (0.5, -0.5)]
+    tip = (end[0] - 3 * math.cos(angle), end[1] - 3 * math.sin(angle))
+    pts = [tip] + [(tip[0] - 11 * math.cos(angle + s), tip[1] - 11 * math.sin(angle + s)) for s in (0.5, -0.5)]
     draw.polygon(pts, fill=colour)
 
 
 def _wrap_name(name: str, draw: ImageDraw.ImageDraw) -> str:
     """Returns the name split over two lines at the space nearest its middle when it is long."""
-    if draw.textlength(name, font=font(NAME_SIZE)) <= 120 or " " not in name:
+    if draw.textlength(name, font=font(NAME_SIZE)) <= 90 or " " not in name:
         return name
     spaces = [i for i, ch in enumerate(name) if ch == " "]
     cut = min(spaces, key=lambda i: abs(i - len(name) / 2))
@@ -201,7 +206,7 @@ def _code_block(board: Board, c: str, draw: ImageDraw.ImageDraw) -> tuple[str, t
     code = board.codes[c]
     cb = font(CODE_SIZE).getbbox(code, stroke_width=CODE_HALO)
     name = _wrap_name(board.names[c], draw)
-    nb = draw.multiline_textbbox((0, 0), name, font=font(NAME_SIZE), spacing=0, align="center", stroke_width=3)
+    nb = draw.multiline_textbbox((0, 0), name, font=font(NAME_SIZE), spacing=0, align="center", stroke_width=2)
     return code, cb, name, nb  # type: ignore[return-value]
 
 
@@ -214,30 +219,30 @@ def place_labels(board: Board, draw: ImageDraw.ImageDraw, mask: ImageDraw.ImageD
     """
     obstacles: list[tuple[float, float, float, float]] = []
     for x, y in board.positions.values():
-        obstacles.append((x - RADIUS - 3, y - RADIUS - 3, x + RADIUS + 3, y + RADIUS + 3))
+        obstacles.append((x - RADIUS - 2, y - RADIUS - 2, x + RADIUS + 2, y + RADIUS + 2))
     for a, b in board.edges:
         if is_wrapped(board, a, b):
             for src, dst in ((a, b), (b, a)):
                 (sx, sy), (ex, ey) = wrap_stub(board, src, dst)
-                obstacles.append((min(sx, ex), min(sy, ey) - 10, max(sx, ex), max(sy, ey) + 10))
+                obstacles.append((min(sx, ex), min(sy, ey) - 10, max(sx, ex), max(sy, ey) + 7))
     w, h = board.canvas
     placed: dict[str, tuple[int, int, int, int]] = {}
     texts: list[Label] = []
     gap = 1
     for c in board.countries:
         x, y = board.positions[c]
-        own = (x - RADIUS - 3, y - RADIUS - 3, x + RADIUS + 3, y + RADIUS + 3)
+        own = (x - RADIUS - 2, y - RADIUS - 2, x + RADIUS + 2, y + RADIUS + 2)
         bx = by = RADIUS * BADGE_OFFSET
         badge = (x - bx - BADGE - 2, y - by - BADGE - 2, x - bx + BADGE + 2, y - by + BADGE + 2)
         code, cb, name, nb = _code_block(board, c, draw)
         cw, ch = cb[2] - cb[0], cb[3] - cb[1]
         nw, nh = nb[2] - nb[0], nb[3] - nb[1]
-        tw, th = max(cw, nw), ch + nh - 4
+        tw, th = max(cw, nw), ch + nh - 3
         r = RADIUS + gap
         candidates = [
-            (x + r, y - th / 2), (x + r, y - ch / 2 - 4), (x + r, y - th + ch / 2 + 4),  # right
+            (x + r, y - th / 2), (x + r, y - ch / 2 - 3), (x + r, y - th + ch / 2 + 3),  # right
             (x - tw / 2, y + r),  # below
-            (x - r - tw, y - th / 2), (x - r - tw, y - ch / 2 - 4), (x - r - tw, y - th + ch / 2 + 4),  # left
+            (x - r - tw, y - th / 2), (x - r - tw, y - ch / 2 - 3), (x - r - tw, y - th + ch / 2 + 3),  # left
             (x - tw / 2, y - r - th),  # above
             (x + RADIUS * 0.6, y + RADIUS * 0.75), (x - RADIUS * 0.6 - tw, y + RADIUS * 0.75),  # below, aside
             (x + RADIUS * 0.6, y - RADIUS * 0.75 - th), (x - RADIUS * 0.6 - tw, y - RADIUS * 0.75 - th),
@@ -246,7 +251,7 @@ def place_labels(board: Board, draw: ImageDraw.ImageDraw, mask: ImageDraw.ImageD
         for cx, cy in candidates:
             box = (cx, cy, cx + tw, cy + th)
             cost = sum(_overlap(box, o) for o in obstacles if o != own) + _overlap(box, badge)
-            if box[0] < 2 or box[1] < 2 or box[2] > w - 2 or box[3] > h - 62:
+            if box[0] < 2 or box[1] < 2 or box[2] > w - 2 or box[3] > h - 43:
                 cost += 1e6
             if cost < best_cost:
                 best, best_cost = (cx, cy), cost
@@ -256,12 +261,12 @@ def place_labels(board: Board, draw: ImageDraw.ImageDraw, mask: ImageDraw.ImageD
         obstacles.append((left, top, left + tw, top + th))
         placed[c] = (math.floor(left), math.floor(top), math.ceil(left + tw), math.ceil(top + th))
         code_xy = (left + (tw - cw) / 2 - cb[0], top - cb[1])
-        name_xy = (left + (tw - nw) / 2 - nb[0], top + ch - 4 - nb[1])
+        name_xy = (left + (tw - nw) / 2 - nb[0], top + ch - 3 - nb[1])
         for pen, ink, halo in ((draw, CODE_INK, OUTLINE), (mask, 255, 255)):
             if pen is None:
                 continue
             pen.multiline_text(name_xy, name, font=font(NAME_SIZE), fill=LABEL if pen is draw else 255, spacing=0,
-                               align="center", stroke_width=3, stroke_fill=BACKGROUND if pen is draw else 255)
+                               align="center", stroke_width=2, stroke_fill=BACKGROUND if pen is draw else 255)
             pen.text(code_xy, code, font=font(CODE_SIZE), fill=halo, stroke_width=CODE_HALO, stroke_fill=halo)
             pen.text(code_xy, code, font=font(CODE_SIZE), fill=ink, stroke_width=CODE_BOLD, stroke_fill=ink)
         texts.append(Label.at(("code", c), code, CODE_SIZE, code_xy, stroke=CODE_BOLD))
@@ -274,11 +279,11 @@ def _legend(board: Board, draw: ImageDraw.ImageDraw) -> None:
     """Draws the continents with their bonus along the map's foot."""
     w, h = board.canvas
     conts = list(board.continents.values())
-    step = (w - 40) / len(conts)
+    step = (w - 28) / len(conts)
     for i, cont in enumerate(conts):
-        x, y = 24 + i * step, h - 46
-        draw.rounded_rectangle((x, y, x + 30, y + 30), radius=6, fill=continent_colour(cont.colour))
-        draw.text((x + 40, y + 15), f"{cont.name} +{cont.bonus}", font=font(24), fill=LEGEND, anchor="lm")
+        x, y = 16 + i * step, h - 32
+        draw.rounded_rectangle((x, y, x + 21, y + 21), radius=4, fill=continent_colour(cont.colour))
+        draw.text((x + 28, y + 10), f"{cont.name} +{cont.bonus}", font=font(17), fill=LEGEND, anchor="lm")
 
 
 def build_static_layer(board: Board) -> StaticLayer:
@@ -292,14 +297,25 @@ def build_static_layer(board: Board) -> StaticLayer:
     labels, texts = place_labels(board, draw, ImageDraw.Draw(label_mask))
     _legend(board, draw)
     draw.rectangle((0, h, w, h + PANEL_HEIGHT), fill=PANEL)
-    draw.line((0, h, w, h), fill=RULE, width=2)
+    draw.line((0, h, w, h), fill=RULE, width=1)
     return StaticLayer(board, image, labels, texts, label_mask)
 
 
 @lru_cache(maxsize=1)
 def static_layer() -> StaticLayer:
     """Returns the felt of the standard map, drawn once per process (never modify its image)."""
-    return build_static_layer(load_board())
+    return build_static_layer(picture_board(load_board()))
+
+
+def picture_board(board: Board, width: int = PICTURE_WIDTH) -> Board:
+    """Returns ``board`` with its positions and canvas scaled to a picture ``width`` pixels wide.
+
+    >>> picture_board(load_board()).canvas
+    (1100, 688)
+    """
+    k = width / board.canvas[0]
+    return replace(board, positions={c: (round(x * k), round(y * k)) for c, (x, y) in board.positions.items()},
+                   canvas=(width, round(board.canvas[1] * k)))
 
 
 @dataclass(frozen=True)
@@ -328,7 +344,7 @@ def empty_style() -> DiscStyle:
 def disc_sprite(style: DiscStyle, radius: int = RADIUS, badge: int = BADGE) -> Image.Image:
     """Returns an antialiased RGBA sprite of a disc; its centre is the sprite's centre."""
     s = SUPERSAMPLE
-    half = radius + badge // 2 + 4
+    half = radius + badge // 2 + 3
     size = 2 * half
     big = Image.new("RGBA", (size * s, size * s), (0, 0, 0, 0))
     draw = ImageDraw.Draw(big)
@@ -340,25 +356,27 @@ def disc_sprite(style: DiscStyle, radius: int = RADIUS, badge: int = BADGE) -> I
         for k in range(dash):
             start = k * 360 / dash
             draw.arc((c - r + s, c - r + s, c + r - s, c + r - s), start, start + 360 / dash * 0.6,
-                     fill=(*style.ring, 255), width=4 * s)
+                     fill=(*style.ring, 255), width=3 * s)
     else:
         draw.ellipse((c - r, c - r, c + r, c + r), fill=(*OUTLINE, 255))
         if style.double_ring:
-            draw.ellipse((c - r + 2 * s, c - r + 2 * s, c + r - 2 * s, c + r - 2 * s), fill=(*style.ring, 255))
-            inner = 6 * s
+            ring = 3 * s // 2
+            draw.ellipse((c - r + ring, c - r + ring, c + r - ring, c + r - ring), fill=(*style.ring, 255))
+            inner = 4 * s
         else:
-            inner = 3 * s
+            inner = 2 * s
         draw.ellipse((c - r + inner, c - r + inner, c + r - inner, c + r - inner), fill=(*style.fill, 255))
     if style.mark:
         bx = by = c - round(radius * BADGE_OFFSET * s)
         b = badge * s
         box = (bx - b, by - b, bx + b, by + b)
+        edge = 3 * s // 2
         if style.square:
             draw.rectangle(box, fill=(*OUTLINE, 255))
-            draw.rectangle((box[0] + 2 * s, box[1] + 2 * s, box[2] - 2 * s, box[3] - 2 * s), fill=(*style.ring, 255))
+            draw.rectangle((box[0] + edge, box[1] + edge, box[2] - edge, box[3] - edge), fill=(*style.ring, 255))
         else:
             draw.ellipse(box, fill=(*OUTLINE, 255))
-            draw.ellipse((box[0] + 2 * s, box[1] + 2 * s, box[2] - 2 * s, box[3] - 2 * s), fill=(250, 250, 250, 255))
+            draw.ellipse((box[0] + edge, box[1] + edge, box[2] - edge, box[3] - edge), fill=(250, 250, 250, 255))
         draw.text((bx, by + s), style.mark, font=font(round(badge * 1.45) * s), fill=(*style.mark_ink, 255),
                   anchor="mm")
     return big.reduce(s)

@@ -65,7 +65,7 @@ def compose_disc(layer: StaticLayer, country: str, style: DiscStyle, text: str, 
     patch.paste(sprite, (0, 0), sprite)
     if text:
         label = chip_label((half, half), text)
-        ImageDraw.Draw(patch).text((half + 1, half + 2), text, font=font(label.size), fill=ink, anchor="mm",
+        ImageDraw.Draw(patch).text((half + 1, half + 1), text, font=font(label.size), fill=ink, anchor="mm",
                                    stroke_width=1, stroke_fill=ink)
     return patch
 

@@ -20,13 +20,13 @@ ACTING_ROW: Colour = (72, 80, 100)
 DIM: Colour = (110, 115, 126)
 GOLD: Colour = (250, 205, 70)
 STRIKE: Colour = (200, 90, 90)
-HEADLINE = 40
+HEADLINE = 28
 """Font size of the phase and of who is to act (over 9 px tall at 550 px wide)."""
-HEADLINE_W = 446
+HEADLINE_W = 307
 """Width of the headline column: the phase, who is to act and the figures keep within it."""
-SLOT_W, SLOT_H = 336, 62
+SLOT_W, SLOT_H = 231, 43
 """A player's slot in the players' grid (three rows, two columns)."""
-COLUMNS = (24, 484, 1180)
+COLUMNS = (16, 333, 811)
 """Left edges of the panel's three columns: headline, players, last attack."""
 PHASES = {
     "claim": "Claiming countries",
@@ -67,7 +67,7 @@ class Pen:
 
     def length(self, text: str, size: int) -> float:
         """Returns the advance width of ``text`` at ``size``."""
-        return font(size).getlength(text)
+        return _length(text, size)
 
     def __getattr__(self, name: str) -> Any:
         """Returns the ``ImageDraw`` attribute of that name (shapes are drawn as usual)."""
@@ -84,6 +84,12 @@ def _text_mask(text: str, face: Any, anchor: str, stroke: int) -> tuple[Image.Im
     return mask, (left, top)
 
 
+@lru_cache(maxsize=4096)
+def _length(text: str, size: int) -> float:
+    """Returns the advance width of ``text`` at ``size`` (cached: a panel measures the same texts each move)."""
+    return font(size).getlength(text)
+
+
 @lru_cache(maxsize=1024)
 def _fit(text: str, size: int, width: float) -> str:
     """Returns ``text`` shortened with an ellipsis to fit ``width`` pixels at ``size``.
@@ -91,15 +97,14 @@ def _fit(text: str, size: int, width: float) -> str:
     It is cut at the end of a word when a word fits, else between letters (one long word).
     Only names are shortened: texts holding numbers are packed instead (:func:`_pack`).
     """
-    face = font(size)
-    if face.getlength(text) <= width:
+    if _length(text, size) <= width:
         return text
     words = text.split(" ")
     for n in range(len(words) - 1, 0, -1):
         head = " ".join(words[:n]).rstrip(",·- ")
-        if head and face.getlength(head + "…") <= width:
+        if head and _length(head + "…", size) <= width:
             return head + "…"
-    while text and face.getlength(text + "…") > width:
+    while text and _length(text + "…", size) > width:
         text = text[:-1]
     return text + "…"
 
@@ -112,18 +117,17 @@ def _pack(parts: list[tuple[str, str]], size: int, width: float, lines: int) -> 
     rows would be left out whole).
     """
     rows: list[str] = []
-    for size_now in (size, size - 2, size - 4):
-        face = font(size_now)
+    for size_now in (size, size * 7 // 8, size * 3 // 4):
         for form in (0, 1):
             rows = []
             for part in (p[form] for p in parts):
-                if rows and face.getlength(f"{rows[-1]} · {part}") <= width:
+                if rows and _length(f"{rows[-1]} · {part}", size_now) <= width:
                     rows[-1] = f"{rows[-1]} · {part}"
                 else:
                     rows.append(part)
-            if len(rows) <= lines and all(face.getlength(r) <= width for r in rows):
+            if len(rows) <= lines and all(_length(r, size_now) <= width for r in rows):
                 return rows, size_now
-    return rows[:lines], size - 4
+    return rows[:lines], size * 3 // 4
 
 
 def claim_counter(view: dict[str, Any]) -> str:
@@ -153,7 +157,7 @@ def _tally(view: dict[str, Any]) -> dict[str, tuple[int, int]]:
     return out
 
 
-def _swatch(draw: Pen, x: int, y: int, index: int | None, *, radius: int = 21, size: int = 26,
+def _swatch(draw: Pen, x: int, y: int, index: int | None, *, radius: int = 14, size: int = 18,
             dim: bool = False, role: str = "player") -> None:
     """Pastes a seat's swatch (disc with its letter) centred on (x, y); None is neutral."""
     if index is None:
@@ -180,28 +184,28 @@ def _player_grid(draw: Pen, x0: int, view: dict[str, Any], players: list[str]) -
     # (the conquest that ends the game defeats the last opponent without listing them).
     dealt = view.get("phase") != "claim" and bool(tally)
     for i, p in enumerate(players[:6]):
-        x, y = x0 + (i // 3) * SLOT_W, 8 + (i % 3) * SLOT_H
-        right = x + SLOT_W - 12
+        x, y = x0 + (i // 3) * SLOT_W, 5 + (i % 3) * SLOT_H
+        right = x + SLOT_W - 8
         n, chips = tally.get(p, (0, 0))
         gone = p in out or (dealt and n == 0)
         if p == winner:
-            draw.rounded_rectangle((x, y, right, y + SLOT_H - 6), radius=10, fill=ACTING_ROW, outline=GOLD, width=3)
+            draw.rounded_rectangle((x, y, right, y + SLOT_H - 4), radius=7, fill=ACTING_ROW, outline=GOLD, width=2)
         elif p in acting:
-            draw.rounded_rectangle((x, y, right, y + SLOT_H - 6), radius=10, fill=ACTING_ROW)
-            draw.rectangle((x, y + 6, x + 5, y + SLOT_H - 12), fill=player_style(i).fill)
-        _swatch(draw, x + 32, y + (SLOT_H - 6) // 2, i, dim=gone)
+            draw.rounded_rectangle((x, y, right, y + SLOT_H - 4), radius=7, fill=ACTING_ROW)
+            draw.rectangle((x, y + 4, x + 3, y + SLOT_H - 8), fill=player_style(i).fill)
+        _swatch(draw, x + 22, y + (SLOT_H - 4) // 2, i, dim=gone)
         tag, tag_colour = ("WINNER", GOLD) if p == winner else ("TO ACT", GOLD) if p in acting \
             else ("OUT", DIM) if gone else ("", INK)
-        tag_w = draw.length(tag, 18) + 10 if tag else 0
-        draw.text((right - 8, y + 8), tag, size=18, fill=tag_colour, anchor="ra")
-        name = _fit(p, 26, right - x - 66 - tag_w)
-        draw.text((x + 62, y + 4), name, size=26, fill=DIM if gone else INK, role="player")
+        tag_w = draw.length(tag, 12) + 7 if tag else 0
+        draw.text((right - 5, y + 5), tag, size=12, fill=tag_colour, anchor="ra")
+        name = _fit(p, 18, right - x - 45 - tag_w)
+        draw.text((x + 43, y + 3), name, size=18, fill=DIM if gone else INK, role="player")
         if gone:
-            draw.line((x + 60, y + 20, x + 64 + draw.length(name, 26), y + 20), fill=STRIKE, width=3)
+            draw.line((x + 41, y + 14, x + 44 + draw.length(name, 18), y + 14), fill=STRIKE, width=2)
         held = cards.get(p, 0)
         rows, size = _pack([(f"{n} countries", f"{n} ctry"), (f"{chips} chips", f"{chips} ch"),
-                            (f"{held} cards", f"{held} cards")], 18, right - x - 66, 1)
-        draw.text((x + 62, y + 34), rows[0], size=size, fill=DIM if gone else MUTED, role="stats")
+                            (f"{held} cards", f"{held} cards")], 12, right - x - 45, 1)
+        draw.text((x + 43, y + 23), rows[0], size=size, fill=DIM if gone else MUTED, role="stats")
 
 
 def _headline(draw: Pen, x0: int, view: dict[str, Any], players: list[str]) -> None:
@@ -211,18 +215,18 @@ def _headline(draw: Pen, x0: int, view: dict[str, Any], players: list[str]) -> N
     claiming = claim_counter(view) if phase == "claim" else None
     if claiming:  # which card is called is secret until it is revealed, so: how far the claiming is
         label = claiming
-    draw.text((x0, 54), label, size=HEADLINE, fill=INK, anchor="ls", role=("phase", "claim") if claiming else "phase")
+    draw.text((x0, 37), label, size=HEADLINE, fill=INK, anchor="ls", role=("phase", "claim") if claiming else "phase")
     number = view.get("turn_number")
     if number:
-        after = x0 + draw.length(label, HEADLINE) + 18
-        turn = next((t for t in (f"turn {number}", f"#{number}") if after + draw.length(t, 26) <= x0 + HEADLINE_W),
+        after = x0 + draw.length(label, HEADLINE) + 12
+        turn = next((t for t in (f"turn {number}", f"#{number}") if after + draw.length(t, 18) <= x0 + HEADLINE_W),
                     "")
-        draw.text((after, 54), turn, size=26, fill=MUTED, anchor="ls")
+        draw.text((after, 37), turn, size=18, fill=MUTED, anchor="ls")
     winner = view.get("winner")
     if winner:
-        draw.rounded_rectangle((x0 - 10, 70, x0 + 456, 128), radius=10, fill=GOLD)
-        text = _fit(str(winner), HEADLINE, 420 - draw.length(" wins!", HEADLINE)) + " wins!"
-        draw.text((x0 + 223, 99), text, size=HEADLINE, fill=(0, 0, 0), anchor="mm", stroke_width=1,
+        draw.rounded_rectangle((x0 - 7, 48, x0 + 314, 88), radius=7, fill=GOLD)
+        text = _fit(str(winner), HEADLINE, 289 - draw.length(" wins!", HEADLINE)) + " wins!"
+        draw.text((x0 + 153, 68), text, size=HEADLINE, fill=(0, 0, 0), anchor="mm", stroke_width=1,
                   role="winner")
         return
     acting = list(view.get("to_act") or [])
@@ -231,12 +235,12 @@ def _headline(draw: Pen, x0: int, view: dict[str, Any], players: list[str]) -> N
     if not acting:
         return
     verb = " to claim" if phase == "claim" else " to act"
-    who = _fit(", ".join(acting), HEADLINE, 400 - draw.length(verb, HEADLINE)) + verb
+    who = _fit(", ".join(acting), HEADLINE, 275 - draw.length(verb, HEADLINE)) + verb
     x = x0
     if acting[0] in players:
-        _swatch(draw, x0 + 26, 100, players.index(acting[0]), radius=27, size=HEADLINE, role="to_act")
-        x += 64
-    draw.text((x, 100), who, size=HEADLINE, fill=INK, anchor="lm", role="to_act")
+        _swatch(draw, x0 + 18, 69, players.index(acting[0]), radius=19, size=HEADLINE, role="to_act")
+        x += 44
+    draw.text((x, 69), who, size=HEADLINE, fill=INK, anchor="lm", role="to_act")
 
 
 def _figures(draw: Pen, x0: int, view: dict[str, Any]) -> None:
@@ -255,15 +259,15 @@ def _figures(draw: Pen, x0: int, view: dict[str, Any]) -> None:
     if nxt is not None:
         done = view.get("sets_redeemed", 0)
         parts.append((f"Next card set {nxt} chips ({done} redeemed)", f"Next set {nxt} ch ({done} done)"))
-    rows, size = _pack(parts, 22, HEADLINE_W - 16, 2)
+    rows, size = _pack(parts, 15, HEADLINE_W - 11, 2)
     for k, row in enumerate(rows):
-        draw.text((x0, 140 + 30 * k), row, size=size, fill=MUTED, role="figures")
+        draw.text((x0, 96 + 21 * k), row, size=size, fill=MUTED, role="figures")
 
 
 def _die(draw: Pen, x: int, y: int, value: int, fill: Colour, ink: Colour) -> None:
     """Draws one die as a rounded square with its number."""
-    draw.rounded_rectangle((x, y, x + 40, y + 40), radius=7, fill=fill, outline=OUTLINE, width=2)
-    draw.text((x + 20, y + 21), str(value), size=28, fill=ink, anchor="mm", stroke_width=1, role="die")
+    draw.rounded_rectangle((x, y, x + 28, y + 28), radius=5, fill=fill, outline=OUTLINE, width=1)
+    draw.text((x + 14, y + 15), str(value), size=19, fill=ink, anchor="mm", stroke_width=1, role="die")
 
 
 def _side_colours(who: str | None, seat_of: dict[str, int]) -> tuple[Colour, Colour]:
@@ -278,13 +282,13 @@ def _battle(draw: Pen, x0: int, view: dict[str, Any], names: dict[str, str], sea
             codes: dict[str, str]) -> None:
     """Draws the last attack (the countries, both sides' dice, the losses) and a pending invasion."""
     b = view.get("last_battle")
-    width = 1600 - 24 - x0
+    width = draw.image.width - 16 - x0
     inv = view.get("invade")
     if inv:
         text = f"Invade: move 0 to {inv.get('most', 0)} more chips"
-        draw.text((x0, 170), _fit(text, 22, width), size=22, fill=GOLD)
+        draw.text((x0, 117), _fit(text, 15, width), size=15, fill=GOLD)
     if not b:
-        draw.text((x0, 12), "No attack yet", size=22, fill=MUTED)
+        draw.text((x0, 8), "No attack yet", size=15, fill=MUTED)
         return
     countries = view.get("countries") or {}
     attacker = b.get("attacker") or (countries.get(b.get("from")) or {}).get("owner")
@@ -292,27 +296,27 @@ def _battle(draw: Pen, x0: int, view: dict[str, Any], names: dict[str, str], sea
     conquered = b.get("conquered")
     if conquered is None:
         conquered = (countries.get(b.get("to")) or {}).get("owner") == attacker and attacker is not None
-    draw.text((x0, 10), "Last attack", size=22, fill=MUTED)
+    draw.text((x0, 7), "Last attack", size=15, fill=MUTED)
     src, dst = names.get(b.get("from"), str(b.get("from"))), names.get(b.get("to"), str(b.get("to")))
     line = f"{src} onto {dst}"
-    if draw.length(line, 26) > width:  # the codes printed on the map, rather than names cut short
+    if draw.length(line, 18) > width:  # the codes printed on the map, rather than names cut short
         line = f"{codes.get(b.get('from'), src)} onto {codes.get(b.get('to'), dst)}"
-    draw.text((x0, 38), _fit(line, 26, width), size=26, fill=INK, role="attack")
-    x, y = x0, 78
+    draw.text((x0, 26), _fit(line, 18, width), size=18, fill=INK, role="attack")
+    x, y = x0, 54
     a_fill, a_ink = _side_colours(attacker, seat_of)
     for v in b.get("attacker_dice") or []:
         _die(draw, x, y, int(v), a_fill, a_ink)
-        x += 46
-    draw.text((x + 4, y + 20), "vs", size=22, fill=MUTED, anchor="lm")
-    x += 40
+        x += 32
+    draw.text((x + 3, y + 14), "vs", size=15, fill=MUTED, anchor="lm")
+    x += 28
     d_fill, d_ink = _side_colours(defender, seat_of) if defender else ((235, 235, 235), (0, 0, 0))
     for v in b.get("defender_dice") or []:
         _die(draw, x, y, int(v), d_fill, d_ink)
-        x += 46
+        x += 32
     if conquered:
-        draw.text((x + 14, y + 20), "Conquered", size=24, fill=GOLD, anchor="lm", role="attack")
+        draw.text((x + 10, y + 14), "Conquered", size=17, fill=GOLD, anchor="lm", role="attack")
     losses = f"Losses: attacker {b.get('attacker_losses', 0)}, defender {b.get('defender_losses', 0)}"
-    draw.text((x0, 132), _fit(losses, 22, width), size=22, fill=INK)
+    draw.text((x0, 91), _fit(losses, 15, width), size=15, fill=INK)
 
 
 def draw_panel(image: Image.Image, view: dict[str, Any], players: list[str], names: dict[str, str], *,
@@ -327,7 +331,7 @@ def draw_panel(image: Image.Image, view: dict[str, Any], players: list[str], nam
     h = image.height
     _headline(draw, COLUMNS[0], view, players)
     _figures(draw, COLUMNS[0], view)
-    for x in (COLUMNS[1] - 14, COLUMNS[2] - 16):
-        draw.line((x, 12, x, h - 12), fill=RULE, width=2)
+    for x in (COLUMNS[1] - 10, COLUMNS[2] - 11):
+        draw.line((x, 8, x, h - 8), fill=RULE, width=1)
     _player_grid(draw, COLUMNS[1], view, players)
     _battle(draw, COLUMNS[2], view, names, seat_of, codes or {})

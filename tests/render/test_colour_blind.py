@@ -21,12 +21,11 @@ from PIL import Image
 
 from engines import GAMES
 from engines.nxs.roster import COLOURS as NXS_COLOURS
-from engines.xisk.board import load_board
 from render import nexo as nexo_render
 from render.common import NEUTRAL, PLAYER_STYLES, Colour, Label, player_style
 from render.nxs import tile_style
 from render.xisk import render as render_xisk
-from render.xisk_layers import BADGE, BADGE_OFFSET, RADIUS
+from render.xisk_layers import BADGE, BADGE_OFFSET, RADIUS, static_layer
 
 
 @contextmanager
@@ -119,7 +118,7 @@ def test_every_seat_has_its_own_letter() -> None:
 def test_xisk_discs_show_their_owners_letter() -> None:
     # The badge on a disc is white with black ink whatever the owner's colour, so only its letter
     # tells the seats apart there: six owners give six different badges, each with ink on it.
-    board = load_board()
+    board = static_layer().board  # positions in the picture's pixels
     players = ["ann", "bob", "cy", "dee", "eve", "fay"]
     picks = list(board.countries)[:6]
     owners = {c: players[i % 6] for i, c in enumerate(board.countries)}
@@ -135,11 +134,11 @@ def test_xisk_discs_show_their_owners_letter() -> None:
     for country in picks:
         x, y = board.positions[country]
         bx = by = round(RADIUS * BADGE_OFFSET)
-        inner = BADGE // 2  # inside the badge's white face (its outline is 2 px)
+        inner = BADGE // 2  # inside the badge's white face (its outline is 1.5 px)
         badge = image.crop((x - bx - inner, y - by - inner, x - bx + inner, y - by + inner))
         badges.append(badge.tobytes())
         inked = sum(badge.convert("L").histogram()[:50])
-        assert inked > 10, f"no letter on {country}'s badge"
+        assert inked > 5, f"no letter on {country}'s badge"
     assert len(set(badges)) == 6
 
 

@@ -19,7 +19,8 @@ from render.xisk import render
 from render.xisk_layers import PANEL_HEIGHT, RADIUS, static_layer, wrap_stub
 from render.xisk_palette import paletted_felt
 
-BOARD = load_board()
+BOARD = static_layer().board
+"""The map with its positions in the picture's pixels."""
 SIZE = (BOARD.canvas[0], BOARD.canvas[1] + PANEL_HEIGHT)
 """The map, and the panel below it."""
 PANEL = (0, BOARD.canvas[1], *SIZE)

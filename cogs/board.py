@@ -340,7 +340,7 @@ async def _close(
             await partial.edit(embeds=embeds, view=None)
         except (discord.NotFound, discord.Forbidden) as err:  # deleted, or no longer ours to edit
             log.info("could not close board %s: %s", message_id, err.status)
-    await spectate.copy_close(bot, game_id, message_id, description)
+    await spectate.copy_close(bot, game_id, message_id, description, board.shown)
 
 
 def _partial(channel: discord.abc.Messageable, message_id: str) -> discord.PartialMessage | None:

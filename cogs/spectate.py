@@ -144,11 +144,14 @@ async def copy_edit(bot: Tablehost, game_id: int, source_id: int | str, embed: d
     await _each(bot, game_id, edit)
 
 
-async def copy_close(bot: Tablehost, game_id: int, source_id: int | str, description: str | None) -> None:
+async def copy_close(bot: Tablehost, game_id: int, source_id: int | str, description: str | None,
+                     shown: dict[str, Any] | None = None) -> None:
     """Closes the copies of a live board whose turn ended: the whole recap, its picture as it was.
 
-    Like the board itself, the copy is read back and only its description changes, so its
-    picture stays the one it shows (nothing is drawn or uploaded again).
+    A copy carries the board's own embed, so ``shown`` (the board's embed as Discord last
+    returned it) is the copy's too and only its description changes: one request per copy.
+    Without it (a board stored before that was kept) each copy is read back first. Either
+    way its picture stays the one it shows (nothing is drawn or uploaded again).
     """
 
     async def close(channel_id: str) -> None:
@@ -156,13 +159,28 @@ async def copy_close(bot: Tablehost, game_id: int, source_id: int | str, descrip
         if copy is None:
             return
         partial = bot.get_partial_messageable(int(channel_id)).get_partial_message(int(copy))
-        message = await partial.fetch()
-        embeds = message.embeds[:1]
+        embeds = [own_picture(shown)] if shown else (await partial.fetch()).embeds[:1]
         if embeds:
             embeds[0].description = description
             await partial.edit(embeds=embeds)
 
     await _each(bot, game_id, close)
+
+
+def own_picture(shown: dict[str, Any]) -> discord.Embed:
+    """Returns the board's embed for its copy: the picture named as the copy's own attachment.
+
+    Discord returns a board's picture as a link to the board's attachment; the copy uploaded
+    the same file under the same name, and a link to another message's file would expire.
+
+    >>> own_picture({"image": {"url": "https://cdn.example/attachments/1/2/xisk-3-4.png?ex=5"}}).image.url
+    'attachment://xisk-3-4.png'
+    """
+    embed = discord.Embed.from_dict(shown)
+    url = (shown.get("image") or {}).get("url")
+    if url:
+        embed.set_image(url="attachment://" + str(url).split("?")[0].rsplit("/", 1)[-1])
+    return embed
 
 
 async def send_copy(bot: Tablehost, channel_id: str, post: Post, *, nonce: str | None = None) -> discord.Message:

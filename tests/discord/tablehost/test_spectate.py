@@ -77,6 +77,7 @@ async def test_a_spectator_channel_copies_every_public_post_and_edit_in_order_an
     boards = pictures(sources)
     assert len(boards) == 6 and all(b.edits >= 1 for b in boards[:-1])  # each closed when its turn ended
     assert all(c.edits == 1 for c in pictures(copies)[:-1])  # each close followed (copies have no buttons to drop)
+    assert not dt.recorder.requests_to("GET /channels/{channel_id}/messages/{message_id}")  # closed unfetched
     assert any(s.pinged for s in sources) and not any(c.pinged for c in copies)
     assert "Bob wins!" in said(copies[-1]) and pictures([copies[-1]])
 

@@ -2,8 +2,8 @@
 
 Builds a mid-game view from seeded random legal play (captures preferred, no resigning),
 selects the ship with the most moves and captures, then prints the median render time, the
-median encode-only time of the finished (paletted) picture, their ratio (target ≤ 1.5) and the
-PNG size (target ≤ 200 KB)::
+median encode-only time of the finished (paletted) picture, their ratio against its target
+(≤ :data:`TARGET`: drawing may add at most 30 % to the encoding) and the PNG size (target ≤ 200 KB)::
 
     /work/main/.venv/bin/python bench/render_nxs.py [--seed 5] [--turns 60] [--runs 41]
 """
@@ -25,6 +25,9 @@ from engines.nxs.game import Nxs
 from engines.nxs.view import piece_moves
 from render.common import to_png
 from render.nxs import COMPRESS_LEVEL, paletted, render
+
+TARGET = 1.3
+"""Most a render (draw + encode) may take, as a multiple of the encode-only time of its picture."""
 
 
 def mid_game(seed: int, turns: int) -> dict[str, Any]:
@@ -82,7 +85,7 @@ def main() -> None:
     print(f"picture: {picture.width}x{picture.height}")
     print(f"median render: {r * 1000:.1f} ms")
     print(f"median encode: {e * 1000:.1f} ms")
-    print(f"ratio: {r / e:.2f} (target <= 1.5)")
+    print(f"ratio: {r / e:.2f} (target <= {TARGET}: {'met' if r / e <= TARGET else 'MISSED'})")
     print(f"png: {len(png) / 1024:.0f} KB (target <= 200)")
 
 

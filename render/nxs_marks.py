@@ -19,7 +19,8 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from render.common import INK, Colour, Label, font
+from render.common import INK, Colour, Label
+from render.nxs_canvas import Canvas, RgbCanvas
 
 MOVE: Colour = (240, 228, 66)
 """Okabe–Ito yellow: cells the selected ship may move to."""
@@ -46,7 +47,7 @@ def hex_points(x: float, y: float, radius: float) -> list[Point]:
             for i in range(6)]
 
 
-def _ring(pen: ImageDraw.ImageDraw, centre: Point, outer: float, inner: float, colour: Colour) -> None:
+def _ring(pen: Canvas | ImageDraw.ImageDraw, centre: Point, outer: float, inner: float, colour: Colour) -> None:
     """Draws a hexagonal ring between circumradii ``outer`` and ``inner``."""
     x, y = centre
     out, inn = hex_points(x, y, outer), hex_points(x, y, inner)
@@ -55,7 +56,7 @@ def _ring(pen: ImageDraw.ImageDraw, centre: Point, outer: float, inner: float, c
         pen.polygon([out[i], out[j], inn[j], inn[i]], fill=colour)
 
 
-def move_mark(pen: ImageDraw.ImageDraw, centre: Point, r: float) -> None:
+def move_mark(pen: Canvas, centre: Point, r: float) -> None:
     """Marks a cell to move to: a yellow hex with a dark ring (the cell's name goes inside)."""
     x, y = centre
     pen.polygon(hex_points(x, y, 0.9 * r), fill=MOVE, outline=CASING, width=max(1, round(0.03 * r)))
@@ -63,7 +64,7 @@ def move_mark(pen: ImageDraw.ImageDraw, centre: Point, r: float) -> None:
     pen.ellipse((x - d, y - d, x + d, y + d), outline=CASING, width=max(1, round(0.07 * r)))
 
 
-def selected_mark(pen: ImageDraw.ImageDraw, centre: Point, r: float) -> None:
+def selected_mark(pen: Canvas, centre: Point, r: float) -> None:
     """Marks the selected ship: a thick solid blue outline, cased in dark on both edges."""
     outer, inner = BAND[0] * r, BAND[1] * r
     _ring(pen, centre, outer, inner, CASING)
@@ -93,12 +94,11 @@ def _hatched_band(r: float) -> Image.Image:
     return colour
 
 
-def capture_mark(image: Image.Image, centre: Point, r: float) -> None:
+def capture_mark(pen: Canvas, centre: Point, r: float) -> None:
     """Marks a ship to capture: a cross-hatched red band round the cell and red ticks at its corners."""
     sprite = _hatched_band(r)
     x, y = centre
-    image.paste(sprite, (round(x - sprite.width / 2), round(y - sprite.height / 2)), sprite)
-    pen = ImageDraw.Draw(image)
+    pen.sprite(sprite, (round(x - sprite.width / 2), round(y - sprite.height / 2)), on=CASING)  # never see-through
     for ang in range(0, 360, 60):
         a = math.radians(ang)
         p0 = (x + 0.9 * r * math.cos(a), y + 0.9 * r * math.sin(a))
@@ -107,7 +107,7 @@ def capture_mark(image: Image.Image, centre: Point, r: float) -> None:
         pen.line([p0, p1], fill=CAPTURE, width=round(0.08 * r))
 
 
-def last_mark(pen: ImageDraw.ImageDraw, centre: Point, r: float) -> None:
+def last_mark(pen: Canvas, centre: Point, r: float) -> None:
     """Marks a cell of the last move: orange brackets on its six corners (a broken outline)."""
     x, y = centre
     outer, inner = hex_points(x, y, 0.99 * r), hex_points(x, y, 0.86 * r)
@@ -121,7 +121,7 @@ def last_mark(pen: ImageDraw.ImageDraw, centre: Point, r: float) -> None:
             pen.polygon([at(outer, i, t0), at(outer, i, t1), at(inner, i, t1), at(inner, i, t0)], fill=LAST)
 
 
-def arrow(pen: ImageDraw.ImageDraw, a: Point, b: Point, r: float, *, tip_gap: float = 0.72) -> None:
+def arrow(pen: Canvas, a: Point, b: Point, r: float, *, tip_gap: float = 0.72) -> None:
     """Draws the last move's arrow from cell centre ``a`` to ``b``, outlined for contrast."""
     dx, dy = b[0] - a[0], b[1] - a[1]
     dist = math.hypot(dx, dy) or 1.0
@@ -155,13 +155,13 @@ def legend_labels(width: float, top: float, height: float, r: float) -> list[tup
 def draw_legend(image: Image.Image, width: float, top: float, height: float, r: float, icon: float,
                 held: tuple[Colour, Colour], cell: Colour) -> None:
     """Draws the legend strip: each mark on a small cell of radius ``icon``, and its name."""
-    pen = ImageDraw.Draw(image)
+    pen = RgbCanvas(image)
     for word, (x, y), label in legend_labels(width, top, height, r):
         pen.polygon(hex_points(x, y, icon), fill=cell)
         if word == "move to":
             move_mark(pen, (x, y), icon)
         elif word == "capture":
-            capture_mark(image, (x, y), icon)
+            capture_mark(pen, (x, y), icon)
         elif word == "selected":
             selected_mark(pen, (x, y), icon)
         elif word == "last move":
@@ -170,4 +170,4 @@ def draw_legend(image: Image.Image, width: float, top: float, height: float, r: 
         else:
             d = 0.3 * icon
             pen.ellipse((x - d, y - d, x + d, y + d), fill=held[0], outline=held[1], width=max(1, round(0.06 * icon)))
-        pen.text((x + 0.7 * r, y), word, font=font(label.size), fill=INK, anchor="lm")
+        pen.write(None, "legend", (x + 0.7 * r, y), word, label.size, INK, anchor="lm")

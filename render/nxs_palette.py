@@ -1,10 +1,11 @@
 """One 256-colour palette per NXS board colouring, so a picture encodes small and fast.
 
 A full-colour NXS picture is over 200 KB; mapped to a palette it is under 100 KB and
-encodes in half the time, and the mapping itself costs about 2 ms. The palette is trained
-once per scale and colouring on the static layer and on a sample picture showing every
-mark, both sides' tiles with their letters and the panel; the colours that must come out
-exact (marks, tiles, boards, panel) are appended to it verbatim.
+encodes in half the time. The palette is trained once per scale and colouring on the static
+layer and on a sample picture showing every mark, both sides' tiles with their letters and
+the panel; the colours that must come out exact (marks, tiles, boards, panel) are appended
+to it verbatim. Mapping a whole picture would cost as much as drawing it, so the static
+layer is mapped once (:func:`paletted_layer`) and a picture is drawn straight onto a copy.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from PIL import Image
 
 from render.common import BACKGROUND, INK, MUTED, PANEL, PLAYER_STYLES, Colour
 from render.nxs_board import board_colours, static_layer
+from render.nxs_canvas import PalettedLayer
 from render.nxs_marks import CAPTURE, CASING, LAST, MOVE, SELECTED
 
 SAMPLE_SHIPS: tuple[tuple[str, list[str], int, list[str], bool], ...] = (
@@ -83,6 +85,12 @@ def palette(scale: float, colours: tuple[str, str], draw: Callable[..., Image.Im
     return out
 
 
-def to_palette(image: Image.Image, pal: Image.Image) -> Image.Image:
-    """Returns ``image`` mapped to ``pal`` (nearest colour, no dithering)."""
-    return image.quantize(palette=pal, dither=Image.Dither.NONE)
+@lru_cache(maxsize=8)
+def paletted_layer(scale: float, colours: tuple[str, str], draw: Callable[..., Image.Image],
+                   tiles: tuple[Colour, ...]) -> PalettedLayer:
+    """Returns the static layer at ``scale`` for boards of ``colours`` mapped to their :func:`palette` (cached).
+
+    Callers must copy its image before drawing on it.
+    """
+    pal = palette(scale, colours, draw, tiles)
+    return PalettedLayer.of(static_layer(scale, colours), pal, key_colours(colours, list(tiles)))

@@ -1,4 +1,4 @@
-"""The NXS picture: size, ships, territory, highlights, last move, cached layer, result."""
+"""The NXS picture: size, ships, territory, highlights, last move, cached layer, result, its paletted twin."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from PIL import Image
 
 import render
 from engines.nxs.game import Nxs
-from render.nxs import CAPTURE, LAST, MOVE, SELECTED, draw, tile_style
+from render.common import encode
+from render.nxs import CAPTURE, COMPRESS_LEVEL, LAST, MOVE, SELECTED, draw, tile_style
 from render.nxs import render as render_nxs
 from render.nxs_board import BLACK_TILE, WHITE_TILE, Geometry, static_layer
 from render.nxs_marks import CASING
@@ -165,7 +166,7 @@ def test_a_finished_game_shows_its_result(start: dict[str, Any]) -> None:
     panel = (0, 0, geo.width, geo.header)
     assert image.crop(panel).tobytes() != running.crop(panel).tobytes()
     middle = image.crop((geo.width // 3, 0, 2 * geo.width // 3, geo.header))
-    assert any(rgb == LAST for _, rgb in middle.getcolors(1 << 16))  # the result line is in orange
+    assert any(rgb == LAST for _, rgb in middle.getcolors(1 << 16) or [])  # the result line is in orange
     assert image.crop((0, geo.header, geo.width, geo.height)) == running.crop((0, geo.header, geo.width, geo.height))
 
 
@@ -188,3 +189,78 @@ def test_boards_of_other_colours_take_the_seat_tint(start: dict[str, Any]) -> No
     for cell in ("a1", "n1"):
         assert pixel(image, geo.centre(cell)) != pixel(plain, geo.centre(cell))
     assert pixel(image, tile_point(geo, "d4")) == tile_style("red", 0).fill
+
+
+def _late_view(seed: int = 5, turns: int = 60) -> dict[str, Any]:
+    """Returns the view after ``turns`` seeded random legal moves (captures first, no resigning)."""
+    import random
+
+    game = Nxs.new(["ann", "bob"], seed=seed)
+    rng = random.Random(seed)
+    for _ in range(turns):
+        if game.is_over:
+            break
+        who = game.to_act()[0]
+        legal = [m for m in game.legal_moves(who) if m != "resign"]
+        game.play(who, rng.choice([m for m in legal if m.startswith("capture")] or legal))
+    return game.view(None)
+
+
+def _pictures() -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+    """Returns views with marks that exercise every part the paletted picture draws."""
+    from engines.nxs.view import piece_moves
+
+    first = Nxs.new(["ann", "bob"], seed=1).view(None)
+    out: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
+        ("start", first, {"selected": "f4", "moves": ["g3", "H3"], "captures": ["i4"], "scale": SCALE}),
+    ]
+    for turns in (7, 60):
+        view = _late_view(turns=turns)
+        mover = view["turn"] or view["players"][0]
+        for p in [p for p in view["pieces"] if p["owner"] == mover][:3]:
+            out.append((f"late {turns} {p['cell']}", view, {"selected": p["cell"], **piece_moves(view, p["cell"])}))
+    over = copy.deepcopy(_late_view(turns=20))
+    over["turn"] = None
+    over["result"] = {"termination": "resign", "winners": ["bob"]}
+    out.append(("over", over, {}))
+    tinted = copy.deepcopy(first)
+    tinted["colours"] = {"ann": "red", "bob": "blue"}
+    tinted["territory"] = {"ann": ["l4", "f4"], "bob": ["b2"]}
+    tinted["last_move"] = {"kind": "move", "from": "f4", "to": "g4"}  # ships on both last-move cells
+    out.append(("tinted", tinted, {"moves": ["f4"], "captures": ["i4"], "scale": SCALE}))  # and on a move target
+    return out
+
+
+@pytest.mark.parametrize(("name", "view", "marks"), _pictures(), ids=[n for n, _, _ in _pictures()])
+def test_the_paletted_picture_is_the_full_colour_one_mapped_to_the_palette(
+    name: str, view: dict[str, Any], marks: dict[str, Any]
+) -> None:
+    from render.nxs import paletted
+    from render.nxs_palette import paletted_layer
+
+    picture = paletted(view, **marks)
+    players = list(view["players"])
+    colours = (view["colours"][players[0]], view["colours"][players[1]])
+    tiles = tuple(c for i in range(2) for st in [tile_style(colours[i], i)] for c in (st.fill, st.ink, st.border))
+    layer = paletted_layer(marks.get("scale", 1.0), colours, draw, tiles)
+    expected = layer.to_palette(draw(view, **marks))
+    assert picture.mode == "P" and picture.getpalette() == expected.getpalette()
+    assert picture.tobytes() == expected.tobytes(), name
+    assert render_nxs(view, **marks) == encode(expected, compress_level=COMPRESS_LEVEL)
+
+
+def test_a_text_over_marks_is_composed_over_what_lies_under_it() -> None:
+    """Text drawn with no flat colour under it is blended over the picture's own pixels."""
+    from render.common import INK, PANEL
+    from render.nxs_canvas import PalettedCanvas, PalettedLayer, RgbCanvas
+
+    base = Image.new("RGB", (60, 30), PANEL)
+    base.paste(MOVE, (30, 0, 60, 30))  # the text straddles two flat colours
+    palette = Image.new("P", (1, 1))
+    palette.putpalette([*PANEL, *MOVE, *INK, *CASING] + [v for k in range(1, 33) for v in (8 * k - 1,) * 3])
+    layer = PalettedLayer.of(base, palette, [PANEL, MOVE, INK])
+    rgb, art = RgbCanvas(base.copy()), PalettedCanvas(layer.image.copy(), layer)
+    for pen in (rgb, art):
+        pen.write(None, "detail", (30.4, 15.7), "move d4", 16, INK, anchor="mm")
+    assert art.image.tobytes() == layer.to_palette(rgb.image).tobytes()
+    assert len(art.image.getcolors() or []) > 3  # the text's edges are blended, not only its three flat colours

@@ -4,7 +4,9 @@ Drawn from the view only (``Nexo.view``). The battlefield's grid, deployment zon
 and depots come from a layer cached per battlefield content (:mod:`render.nexo_field`); each
 picture copies it and draws buildings, wreckage, models, the last move's path and the last
 attack's line, the panel (per player: Carbonite, Energy production/demand, Blackout, Passes,
-reserve; then round, phase and who acts) and a legend::
+reserve; then round, phase and who acts) and a legend. Texts are blitted from cached glyph masks
+(:func:`render.nexo_field.draw_text`, the same pixels as ``ImageDraw.text``), so drawing is a
+small part of a picture's cost next to its encoding::
 
     >>> from engines import GAMES
     >>> png = render(GAMES["nexo"].new(["ann", "bob"], 1, {}).view(None))
@@ -35,8 +37,19 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from render import nexo_overlay
-from render.common import INK, MUTED, Colour, Labels, PlayerStyle, encode, fit, player_style, write
-from render.nexo_field import DEPOT, HATCH, TERRAIN_STYLES, Geometry, faction, static_layer, token_radius
+from render.common import INK, MUTED, Colour, Labels, PlayerStyle, encode, player_style
+from render.nexo_field import (
+    DEPOT,
+    HATCH,
+    TERRAIN_STYLES,
+    Geometry,
+    draw_text,
+    faction,
+    static_layer,
+    text_length,
+    token_radius,
+    write,
+)
 
 __all__ = ["Geometry", "draw", "geometry", "render", "to_px"]
 
@@ -154,8 +167,7 @@ def _building(image: Image.Image, pen: ImageDraw.ImageDraw, geo: Geometry, bid: 
             pen.line((x0, y0, x1, y1), fill=st.fill, width=2)
     inner = ABBREV.get(str(b.get("type")), str(b.get("type", "?"))[:3].upper())
     if box[2] - box[0] >= 2.5 * s:
-        pen.text((cx, cy), inner, font=_font(round(0.8 * s)), fill=INK, anchor="mm", stroke_width=2,
-                 stroke_fill=(0, 0, 0))
+        draw_text(pen, (cx, cy), inner, round(0.8 * s), INK, anchor="mm", stroke=2, stroke_fill=(0, 0, 0))
     hp, full = int(b.get("hp") or 0), int(kind.get("hp") or b.get("hp") or 1)
     _bar(pen, (box[0] + 3, box[3] - 0.45 * s, box[2] - 3, box[3] - 3), hp / max(full, 1))
     text = str(hp)
@@ -168,10 +180,13 @@ def _building(image: Image.Image, pen: ImageDraw.ImageDraw, geo: Geometry, bid: 
         pen.rectangle((box[0] - 4, box[1] - 4, box[2] + 4, box[3] + 4), outline=LAST, width=3)
 
 
-def _font(size: int) -> Any:
-    from render.common import font
-
-    return font(size)
+def _fit(text: str, size: int, width: float) -> str:
+    """Returns ``text`` shortened with an ellipsis to fit ``width`` (:func:`render.common.fit`, cached lengths)."""
+    if text_length(text, size) <= width:
+        return text
+    while text and text_length(text + "…", size) > width:
+        text = text[:-1]
+    return text + "…"
 
 
 def _bar(pen: ImageDraw.ImageDraw, box: tuple[float, float, float, float], frac: float) -> None:
@@ -187,8 +202,7 @@ def _chips(pen: ImageDraw.ImageDraw, geo: Geometry, at: tuple[float, float], ide
            st: PlayerStyle, labels: Labels | None, roles: tuple[str, ...], *, anchor_bottom: bool) -> None:
     """Draws a tag ``[ident|hp]``: the id on the owner's colour, the HP on black; ``at`` is its bottom centre."""
     size, pad = ID_SIZE, 5
-    f = _font(size)
-    iw, hw = pen.textlength(ident, font=f), pen.textlength(hp, font=f)
+    iw, hw = text_length(ident, size), text_length(hp, size)
     h = size * 0.82
     total = iw + hw + 4 * pad
     x0 = at[0] - total / 2
@@ -229,7 +243,7 @@ def _token(pen: ImageDraw.ImageDraw, geo: Geometry, m: dict[str, Any],
         pen.ellipse((x - r - 6, y - r - 6, x + r + 6, y + r + 6), outline=LAST, width=3)
     pen.ellipse((x - r, y - r, x + r, y + r), fill=st.fill, outline=(0, 0, 0), width=3)
     if r >= 1.0 * geo.s:
-        pen.text((x, y - r * 0.45), st.mark, font=_font(round(0.6 * r)), fill=st.ink, anchor="mm")
+        draw_text(pen, (x, y - r * 0.45), st.mark, round(0.6 * r), st.ink, anchor="mm")
     if m.get("activated"):
         pen.arc((x - r + 4, y - r + 4, x + r - 4, y + r - 4), 200, 340, fill=(0, 0, 0), width=3)
 
@@ -305,10 +319,10 @@ def _panel(pen: ImageDraw.ImageDraw, geo: Geometry, view: dict[str, Any],
     y += 56
     if view.get("result") or winners:
         head = f"{' & '.join(winners)} wins" if winners else "Game over: draw"
-        write(pen, labels, ("winner", "to_act"), (x0, y), fit(head, pen, 50, w), 50, (255, 214, 90))
+        write(pen, labels, ("winner", "to_act"), (x0, y), _fit(head, 50, w), 50, (255, 214, 90))
     elif acting:
         verb = "has initiative" if phase == "initiative" else "to act"
-        write(pen, labels, "to_act", (x0, y), fit(f"{acting} {verb}", pen, 50, w), 50, (255, 214, 90))
+        write(pen, labels, "to_act", (x0, y), _fit(f"{acting} {verb}", 50, w), 50, (255, 214, 90))
     y += 70
     players = view.get("players") or {}
     for name, side in players.items():
@@ -322,7 +336,7 @@ def _panel(pen: ImageDraw.ImageDraw, geo: Geometry, view: dict[str, Any],
         pen.rectangle((x0 + 4, top + 10, x0 + 60, top + 66), fill=st.fill, outline=(0, 0, 0), width=2)
         write(pen, labels, "mark", (x0 + 32, top + 38), st.mark, 42, st.ink, anchor="mm")
         write(pen, labels, ("player",) + (("to_act",) if name == acting else ()), (x0 + 74, top + 38),
-              fit(name, pen, 62, w - 78), 62, INK, anchor="lm")
+              _fit(name, 62, w - 78), 62, INK, anchor="lm")
         line = top + 84
         rows = [f"Carbonite {side.get('carbonite', 0)}",
                 f"Energy {side.get('energy_production', 0)} / demand {side.get('energy_demand', 0)}",
@@ -330,7 +344,7 @@ def _panel(pen: ImageDraw.ImageDraw, geo: Geometry, view: dict[str, Any],
         if reserve:
             rows.append(f"Reserve: {', '.join(str(r) for r in reserve)}")
         for text in rows:
-            write(pen, labels, "economy", (x0 + 8, line), fit(text, pen, 34, w - 16), 34, INK)
+            write(pen, labels, "economy", (x0 + 8, line), _fit(text, 34, w - 16), 34, INK)
             line += 44
         if side.get("blackout"):
             pen.rectangle((x0 + 4, line + 2, x0 + w - 4, line + 44), fill=BLACKOUT, outline=(0, 0, 0), width=2)
@@ -354,12 +368,12 @@ def _legend(pen: ImageDraw.ImageDraw, geo: Geometry, labels: Labels | None) -> N
             for k in range(0, 32, 8):
                 pen.line((x + k, y + 32, x + 32, y + k), fill=HATCH, width=2)
         write(pen, labels, "legend", (x + 40, y + 16), name, 26, MUTED, anchor="lm")
-        x += 40 + pen.textlength(name, font=_font(26)) + 0.9 * s
+        x += 40 + text_length(name, 26) + 0.9 * s
     x, y = geo.left, y + 52
     pen.polygon([(x + 16, y), (x + 32, y + 16), (x + 16, y + 32), (x, y + 16)], fill=DEPOT)
     write(pen, labels, "legend", (x + 40, y + 16), "Carbonite depot", 26, MUTED, anchor="lm")
-    x += 40 + pen.textlength("Carbonite depot", font=_font(26)) + 0.9 * s
+    x += 40 + text_length("Carbonite depot", 26) + 0.9 * s
     for text, colour in (("[id|HP] tag", INK), ("ring: Overwatch", LAST), ("red square: WIA", WIA),
                          ("white path: last move", LAST), ("red line: last attack", ATTACK)):
         write(pen, labels, "legend", (x, y + 16), text, 26, colour, anchor="lm")
-        x += pen.textlength(text, font=_font(26)) + 0.9 * s
+        x += text_length(text, 26) + 0.9 * s

@@ -13,18 +13,30 @@ Grid squares are 2": columns A–V along ``x`` (A at the bottom), rows 1–30 al
 
 The layer is built once per battlefield content (:func:`static_layer`, cached on a key made
 of the size, zone, terrain and depots) and copied for each picture.
+
+Texts drawn on every picture go through :func:`draw_text` and :func:`write`, which keep each
+text's glyph mask (per font size, stroke, anchor and sub-pixel start) and ink box, so a tag
+that did not change is blitted rather than rasterised again; the pixels are ``ImageDraw.text``'s::
+
+    >>> a, b = Image.new("RGB", (90, 40)), Image.new("RGB", (90, 40))
+    >>> ImageDraw.Draw(a).text((5.3, 20.6), "a12", font=font(30), fill=INK, anchor="lm", stroke_width=2,
+    ...                        stroke_fill=(0, 0, 0))
+    >>> draw_text(ImageDraw.Draw(b), (5.3, 20.6), "a12", 30, INK, anchor="lm", stroke=2, stroke_fill=(0, 0, 0))
+    >>> a.tobytes() == b.tobytes() and a.getbbox() is not None
+    True
 """
 
 from __future__ import annotations
 
 import json
+import math
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import BACKGROUND, INK, MUTED, PANEL, Colour, font, player_style
+from render.common import BACKGROUND, INK, MUTED, PANEL, Colour, Label, Labels, font, note, player_style
 
 SCALE = 24
 """Picture pixels per battlefield inch."""
@@ -104,6 +116,72 @@ def blocks_sight(piece: dict[str, Any]) -> bool:
     """Returns True when the piece blocks sight (its own flag, else its type's)."""
     own = piece.get("blocks_sight")
     return bool(terrain_types().get(str(piece.get("type")), {}).get("blocks_sight") if own is None else own)
+
+
+# -- cached text ------------------------------------------------------------------------
+
+@lru_cache(maxsize=8192)
+def _glyphs(text: str, size: int, stroke: int, anchor: str, start: tuple[float, float]
+            ) -> tuple[Image.Image, tuple[int, int]]:
+    """Returns the coverage mask of ``text`` drawn from the sub-pixel ``start``, and its offset.
+
+    The mask is drawn by ``ImageDraw.text`` itself at the same fraction of a pixel, so pasting
+    the ink through it at the whole-pixel point plus the offset gives ``ImageDraw.text``'s pixels.
+    With ``stroke`` the mask covers the stroke and the letters, as the stroke's pass does.
+    """
+    left, top, right, bottom = font(size).getbbox(text, anchor=anchor, stroke_width=stroke)
+    # the mask's origin is at or left of and above the anchor, so the text is drawn at a positive
+    # point and keeps the fraction of ``start`` (a negative point's fraction would be negative)
+    x0, y0 = min(math.floor(left) - 1, 0), min(math.floor(top) - 1, 0)
+    mask = Image.new("L", (math.ceil(right) - x0 + 2, math.ceil(bottom) - y0 + 2), 0)
+    ImageDraw.Draw(mask).text((start[0] - x0, start[1] - y0), text, font=font(size), fill=255, anchor=anchor,
+                              stroke_width=stroke, stroke_fill=255)
+    return mask, (x0, y0)
+
+
+@lru_cache(maxsize=4096)
+def ink_box(text: str, size: int, anchor: str = "la", stroke: int = 0) -> tuple[float, float, float, float]:
+    """Returns ``font(size).getbbox`` of ``text`` (cached): its ink box relative to the anchor point."""
+    return font(size).getbbox(text, anchor=anchor, stroke_width=stroke)
+
+
+@lru_cache(maxsize=4096)
+def text_length(text: str, size: int) -> float:
+    """Returns ``ImageDraw.textlength`` of ``text`` at ``size`` on an RGB picture (cached)."""
+    return font(size).getlength(text, "L")
+
+
+def draw_text(pen: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, fill: Colour, *,
+              anchor: str = "la", stroke: int = 0, stroke_fill: Colour | None = None) -> None:
+    """Draws ``text`` exactly like ``pen.text(xy, text, font=font(size), ...)``, from a cached glyph mask.
+
+    A stroke is drawn first in ``stroke_fill``, then the letters in ``fill``, as ``ImageDraw.text``
+    does; each pass through ``ImageDraw.bitmap``, the call ``ImageDraw.text`` ends in.
+    """
+    x, y = xy
+    if x < 0 or y < 0:  # a fraction of a pixel left of or above the picture: as drawn, uncached
+        pen.text(xy, text, font=font(size), fill=fill, anchor=anchor, stroke_width=stroke, stroke_fill=stroke_fill)
+        return
+    whole, start = (int(x), int(y)), (math.modf(x)[0], math.modf(y)[0])
+    passes = [(fill, 0)]
+    if stroke:
+        edge = fill if stroke_fill is None else stroke_fill
+        passes = [(edge, stroke)] + ([(fill, 0)] if fill != edge else [])
+    for colour, width in passes:
+        mask, (dx, dy) = _glyphs(text, size, width, anchor, start)
+        pen.bitmap((whole[0] + dx, whole[1] + dy), mask, fill=colour)
+
+
+def write(pen: ImageDraw.ImageDraw, labels: Labels | None, roles: str | tuple[str, ...], xy: tuple[float, float],
+          text: str, size: int, fill: Colour, *, anchor: str = "la", stroke: int = 0,
+          stroke_fill: Colour | None = None) -> Label:
+    """:func:`render.common.write` with cached glyphs and ink box (:func:`draw_text`, :func:`ink_box`)."""
+    draw_text(pen, xy, text, size, fill, anchor=anchor, stroke=stroke, stroke_fill=fill if stroke_fill is None
+              else stroke_fill)
+    left, top, right, bottom = ink_box(text, size, anchor, stroke)
+    x, y = xy
+    return note(labels, Label((roles,) if isinstance(roles, str) else roles, text, size,
+                              (x + left, y + top, x + right, y + bottom)))
 
 
 class Geometry:

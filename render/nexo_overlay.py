@@ -29,8 +29,8 @@ from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw
 
-from render.common import INK, MUTED, Box, Colour, Labels, PlayerStyle, font, player_style, write
-from render.nexo_field import FIELD, Geometry, base_radius, token_radius
+from render.common import INK, MUTED, Box, Colour, Labels, PlayerStyle, player_style
+from render.nexo_field import FIELD, Geometry, base_radius, ink_box, text_length, token_radius, write
 
 __all__ = ["COVER", "Shown", "draw_key", "draw_labels", "draw_lines", "draw_under", "shown"]
 
@@ -145,8 +145,7 @@ def _model_boxes(geo: Geometry, mid: str, m: dict[str, Any]) -> list[Box]:
     """Returns the boxes of a model's ``[id|hp]`` tag (as :mod:`render.nexo` draws it) and of its disc and bar."""
     x, y = geo.to_px(float(m["x"]), float(m["y"]))
     r = token_radius(m, geo)
-    f = font(TAG_SIZE)
-    half = (f.getlength(mid) + f.getlength(str(m.get("hp", "?"))) + 20) / 2
+    half = (text_length(mid, TAG_SIZE) + text_length(str(m.get("hp", "?")), TAG_SIZE) + 20) / 2
     return [(x - half, y - r - 3 - 0.82 * TAG_SIZE, x + half, y - r - 3),
             (x - max(r, 0.9 * geo.s), y - r, x + max(r, 0.9 * geo.s), y + r + 3 + 0.38 * geo.s)]
 
@@ -174,45 +173,60 @@ def _reach(image: Image.Image, geo: Geometry, sh: Shown) -> None:
 
     One alpha mask of the squares' bounding box, put on a layer of the owner's colour and
     alpha-composited onto that box of the picture (the rest of the picture is not converted).
+    The layer is cached per squares, cell, colour and battlefield (:func:`_reach_layer`), so
+    showing the same unit again, or redrawing it, only composites.
     """
-    half = sh.cell / 2
-    move = [_square(geo, x, y, half) for x, y in sh.move]
-    dash = [_square(geo, x, y, half) for x, y in sh.dash]
+    made = _reach_layer(geo.width, geo.length, image.size, sh.cell, tuple(sh.move), tuple(sh.dash), sh.style.fill)
+    if made is None:
+        return
+    region, layer = made
+    base = image.crop(region).convert("RGBA")
+    base.alpha_composite(layer)
+    image.paste(base.convert("RGB"), region[:2])
+
+
+@lru_cache(maxsize=32)
+def _reach_layer(width: float, length: float, size: tuple[int, int], cell: float,
+                 move_at: tuple[tuple[float, float], ...], dash_at: tuple[tuple[float, float], ...],
+                 fill: Colour) -> tuple[tuple[int, int, int, int], Image.Image] | None:
+    """Returns the reach's box in the picture and its RGBA layer (do not draw on it), or None when empty."""
+    geo = Geometry(width, length)
+    half = cell / 2
+    move = [_square(geo, x, y, half) for x, y in move_at]
+    dash = [_square(geo, x, y, half) for x, y in dash_at]
     boxes = move + dash
     if not boxes:
-        return
+        return None
     x0, y0, x1, y1 = round(geo.left), round(geo.top), round(geo.left + geo.field_w), round(geo.top + geo.field_h)
     region = (max(x0, min(b[0] for b in boxes)), max(y0, min(b[1] for b in boxes)),
               min(x1, max(b[2] for b in boxes)), min(y1, max(b[3] for b in boxes)))
     w, h = region[2] - region[0], region[3] - region[1]
     if w <= 0 or h <= 0:
-        return
+        return None
     ox, oy = region[:2]
     alpha = Image.new("L", (w, h), 0)
     pen = ImageDraw.Draw(alpha)
     if dash:
         for a, t, r, b in dash:
             pen.rectangle((a - ox, t - oy, r - ox - 1, b - oy - 1), fill=255)
-        lines = ImageChops.multiply(alpha, _hatching(image.width, image.height).crop(region))
+        lines = ImageChops.multiply(alpha, _hatching(*size).crop(region))
         for a, t, r, b in dash:
             pen.rectangle((a - ox, t - oy, r - ox - 1, b - oy - 1), fill=DASH_ALPHA)
         alpha = ImageChops.lighter(alpha, lines)
         pen = ImageDraw.Draw(alpha)
     for a, t, r, b in move:
         pen.rectangle((a - ox, t - oy, r - ox - 1, b - oy - 1), fill=MOVE_ALPHA)
-    keys = {_key(x, y, sh.cell) for x, y in sh.move}
-    for (x, y), (a, t, r, b) in zip(sh.move, move, strict=True):
-        i, j = _key(x, y, sh.cell)
+    keys = {_key(x, y, cell) for x, y in move_at}
+    for (x, y), (a, t, r, b) in zip(move_at, move, strict=True):
+        i, j = _key(x, y, cell)
         a, t, r, b = a - ox, t - oy, r - ox - 1, b - oy - 1
         for (di, dj), seg in (((1, 0), (a, t, r, t)), ((-1, 0), (a, b, r, b)),
                               ((0, -1), (a, t, a, b)), ((0, 1), (r, t, r, b))):
             if (i + di, j + dj) not in keys:
                 pen.line(seg, fill=EDGE_ALPHA, width=2)
-    layer = Image.new("RGB", (w, h), sh.style.fill)
+    layer = Image.new("RGB", (w, h), fill)
     layer.putalpha(alpha)
-    base = image.crop(region).convert("RGBA")
-    base.alpha_composite(layer)
-    image.paste(base.convert("RGB"), region[:2])
+    return region, layer
 
 
 def _key(x: float, y: float, cell: float) -> tuple[int, int]:
@@ -299,7 +313,7 @@ def _fits(geo: Geometry, box: Box, taken: list[Box]) -> bool:
 
 
 def _extent(text: str, size: int) -> Box:
-    return font(size).getbbox(text, anchor="mm", stroke_width=3)
+    return ink_box(text, size, "mm", 3)
 
 
 def _place(geo: Geometry, sh: Shown, text: str, radius: float, melee: bool, taken: list[Box]) -> tuple[float, float]:
@@ -384,4 +398,4 @@ def draw_key(pen: ImageDraw.ImageDraw, sh: Shown, x0: float, y: float, labels: L
     x = x0 + 52
     for cover, colour in COVER.items():
         write(pen, labels, ("overlay", "legend"), (x, y + 16), cover, KEY_SIZE, colour, anchor="lm")
-        x += pen.textlength(cover, font=font(KEY_SIZE)) + 24
+        x += text_length(cover, KEY_SIZE) + 24

@@ -89,7 +89,7 @@ def draw_picture(view: dict[str, Any], *, highlight: Iterable[str] = (), labels:
 def _arrow_box(felt: PalettedFelt, src: str, dst: str) -> tuple[float, float, float, float]:
     """Returns a box around everything the arrow from ``src`` to ``dst`` may cover."""
     board = felt.layer.board
-    points = [board.positions[src], board.positions[dst]]
+    points: list[tuple[float, float]] = [board.positions[src], board.positions[dst]]
     if is_wrapped(board, src, dst):
         points += [wrap_stub(board, src, dst)[1], wrap_stub(board, dst, src)[1]]
     xs, ys = [p[0] for p in points], [p[1] for p in points]

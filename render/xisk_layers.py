@@ -270,8 +270,8 @@ def place_labels(board: Board, draw: ImageDraw.ImageDraw, mask: ImageDraw.ImageD
             pen.text(code_xy, code, font=font(CODE_SIZE), fill=halo, stroke_width=CODE_HALO, stroke_fill=halo)
             pen.text(code_xy, code, font=font(CODE_SIZE), fill=ink, stroke_width=CODE_BOLD, stroke_fill=ink)
         texts.append(Label.at(("code", c), code, CODE_SIZE, code_xy, stroke=CODE_BOLD))
-        ink = draw.multiline_textbbox(name_xy, name, font=font(NAME_SIZE), spacing=0, align="center")
-        texts.append(Label(("name", c), name, NAME_SIZE, ink))
+        name_box = draw.multiline_textbbox(name_xy, name, font=font(NAME_SIZE), spacing=0, align="center")
+        texts.append(Label(("name", c), name, NAME_SIZE, name_box))
     return placed, tuple(texts)
 
 

@@ -8,14 +8,14 @@ import random
 from typing import Any
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from engines import GAMES
 from engines.nexo.data import default_ruleset
 from render import render as dispatch
-from render.common import MIN_PREVIEW_TEXT, PREVIEW_WIDTH, Label, player_style
+from render.common import INK, MIN_PREVIEW_TEXT, PREVIEW_WIDTH, Colour, Label, font, player_style
 from render.nexo import draw, geometry, render, to_act, to_px
-from render.nexo_field import _layer, field_key, static_layer
+from render.nexo_field import _glyphs, _layer, draw_text, field_key, ink_box, static_layer, text_length
 
 ASPECT = (1.2, 1.45)
 BATTLEFIELDS = [*sorted(default_ruleset().presets), "random"]
@@ -153,3 +153,33 @@ def test_the_static_layer_is_cached_per_battlefield_content() -> None:
     render(a)
     assert _layer.cache_info().hits == before + 1
     assert render(a) != render(moved)
+
+
+@pytest.mark.parametrize("xy", [(10.0, 30.0), (10.25, 30.5), (11.7, 29.1)])
+@pytest.mark.parametrize(("anchor", "stroke", "edge"), [("la", 0, None), ("lm", 0, None), ("mm", 2, (0, 0, 0)),
+                                                        ("ma", 3, None)])
+def test_cached_text_is_pixel_for_pixel_image_draw_text(xy: tuple[float, float], anchor: str, stroke: int,
+                                                        edge: Colour | None) -> None:
+    expected, drawn = Image.new("RGB", (160, 70), (58, 64, 56)), Image.new("RGB", (160, 70), (58, 64, 56))
+    ImageDraw.Draw(expected).text(xy, "a12 7", font=font(40), fill=INK, anchor=anchor, stroke_width=stroke,
+                                  stroke_fill=edge)
+    _glyphs.cache_clear()
+    draw_text(ImageDraw.Draw(drawn.copy()), xy, "a12 7", 40, INK, anchor=anchor, stroke=stroke, stroke_fill=edge)
+    draw_text(ImageDraw.Draw(drawn), xy, "a12 7", 40, INK, anchor=anchor, stroke=stroke, stroke_fill=edge)
+    assert _glyphs.cache_info().hits > 0  # the second draw came from the cache
+    assert expected.tobytes() == drawn.tobytes()
+    assert len(expected.getcolors(1 << 16) or []) > 2  # inked, antialiased
+
+
+def test_a_picture_is_the_same_with_its_caches_cold_or_warm() -> None:
+    v = played_view(moves=40)
+    for cached in (_glyphs, ink_box, text_length):
+        cached.cache_clear()
+    cold_labels: list[Label] = []
+    cold = draw(v, labels=cold_labels)
+    assert _glyphs.cache_info().misses > 0
+    hits = _glyphs.cache_info().hits
+    warm_labels: list[Label] = []
+    warm = draw(v, labels=warm_labels)
+    assert _glyphs.cache_info().hits > hits
+    assert cold.tobytes() == warm.tobytes() and cold_labels == warm_labels

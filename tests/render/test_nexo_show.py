@@ -13,7 +13,7 @@ from PIL import Image, ImageChops
 from render import render as dispatch
 from render.common import MIN_PREVIEW_TEXT, Colour, Label, player_style
 from render.nexo import ID_SIZE, draw, geometry, render, to_px
-from render.nexo_overlay import COVER, RANGE_INK, RING, TAG_SIZE
+from render.nexo_overlay import COVER, RANGE_INK, RING, TAG_SIZE, _reach_layer
 from tests.render.test_legibility import inked, small
 from tests.render.test_nexo import new_view
 
@@ -223,3 +223,14 @@ def test_range_and_cover_labels_are_legible_in_the_preview(view: dict[str, Any])
     assert small(labels, {"range", "cover", "caption", "id", "hp", "to_act"}, image.width) == []
     assert all(inked(image, label) for label in labels if {"range", "cover"} & set(label.roles))
     assert MIN_PREVIEW_TEXT == 9 and TAG_SIZE == ID_SIZE  # labels keep off the tags as drawn
+
+
+
+def test_the_reach_layer_is_cached_and_a_redraw_is_the_same_picture(view: dict[str, Any], shown: Image.Image) -> None:
+    _reach_layer.cache_clear()
+    first = draw(view, overlay=overlay())
+    again = draw(view, overlay=overlay())  # composited from the cached layer, which must not have changed
+    assert (_reach_layer.cache_info().misses, _reach_layer.cache_info().hits) == (1, 1)
+    assert same(first, shown) and same(again, shown)
+    other = draw(view, overlay=overlay(move=squares()[0][:40]))
+    assert _reach_layer.cache_info().misses == 2 and not same(other, shown)

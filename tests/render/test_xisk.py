@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from engines.xisk.board import load_board
 from render import render as dispatch
 from render import xisk
 from render.common import NEUTRAL, player_style

@@ -152,8 +152,9 @@ def to_png(image: Image.Image, *, compress_level: int = 3) -> bytes:
     return buf.getvalue()
 
 
-WEBP_METHOD = 4
-"""Lossless WebP method of a full-colour picture (chosen by ``bench/encoding.py``)."""
+WEBP_METHOD = 5
+"""Lossless WebP method of a full-colour picture (chosen by ``bench/encoding.py``; method 4 took 8× as
+long on some Nexohominis boards, which ``bench/bytes.py``, encoding every move, showed)."""
 WEBP_EFFORT = 0
 """Lossless WebP effort (Pillow's ``quality``) of a full-colour picture: higher saves bytes but takes twice as long."""
 EXTENSIONS = {b"\x89PNG": "png", b"RIFF": "webp", b"GIF8": "gif"}
@@ -163,8 +164,8 @@ EXTENSIONS = {b"\x89PNG": "png", b"RIFF": "webp", b"GIF8": "gif"}
 def encode(image: Image.Image, *, compress_level: int = 3) -> bytes:
     """Returns a finished picture as sent: a paletted one as PNG, a full-colour one as lossless WebP.
 
-    Chosen by measurement (``bench/encoding.py``): a full-colour Nexohominis board is 0.39×
-    the PNG's bytes as WebP at method 4, effort 0, with identical pixels, in less time; a
+    Chosen by measurement (``bench/encoding.py``): a full-colour Nexohominis board is 0.42×
+    the PNG's bytes as WebP at method 5, effort 0, with identical pixels, in less time; a
     paletted XISK or NXS board is smallest as WebP only at 2 to 6× the PNG's time, so it stays PNG.
     """
     if image.mode == "P":

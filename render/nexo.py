@@ -14,11 +14,14 @@ small part of a picture's cost next to its encoding::
     True
 
 A model is a disc in its owner's colour (:data:`render.common.PLAYER_STYLES`) at its base's
-centre, at least 1.1" across, under an id tag ``[a1|5]`` (id, then HP on black) and over an
-HP bar; a red square with a letter is its Wounded-in-Action result, a white ring Overwatch.
-The disc's centre is always the owner's colour (:func:`to_px` maps inches to pixels), so a
-picture can be checked by sampling it. Model ids, HP and who is to act are at least 9 px tall
-in Discord's 550-px preview; ``labels`` records them (roles ``model``, ``hp``, ``to_act``).
+centre, at least 1.1" across, over an HP bar, with a white ring for Overwatch. Its tag
+``[a1|5]`` (id on the owner's colour, then HP on black, then a red Wounded-in-Action letter)
+goes beside it where it covers no other tag or piece, with a leader line when it is set
+further out (:mod:`render.nexo_tags`); buildings and wrecks are tagged the same way. The
+disc's centre is always the owner's colour (:func:`to_px` maps inches to pixels), so a
+picture can be checked by sampling it. Every id a player types (models, buildings, wrecks,
+depots, the grid's letters and numbers) and who is to act are at least 9 px tall in
+Discord's 550-px preview; ``labels`` records them (roles ``id``, ``cell``, ``depot``, ``to_act``).
 
 With ``overlay`` (``/nexo show <unit>``: its Move and Dash squares, weapon ranges and sight lines,
 :mod:`render.nexo_overlay`), the picture keeps its size and gains that unit's reach shaded, its
@@ -36,27 +39,29 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render import nexo_overlay
-from render.common import INK, MUTED, Colour, Labels, PlayerStyle, encode, player_style
+from render import nexo_overlay, nexo_tags
+from render.common import INK, MUTED, Box, Colour, Labels, PlayerStyle, encode, player_style
 from render.nexo_field import (
     DEPOT,
     HATCH,
     TERRAIN_STYLES,
     Geometry,
+    depot_labels,
     draw_text,
     faction,
+    grid_labels,
+    px,
     static_layer,
     text_length,
     token_radius,
     write,
 )
+from render.nexo_tags import Chip, Placed
 
 __all__ = ["Geometry", "draw", "geometry", "render", "to_px"]
 
 COMPRESS_LEVEL = 3
 """zlib level of the PNG (fast: the picture is sent once)."""
-ID_SIZE = 52
-"""Font size of a model's id and HP, and of building tags (picture pixels)."""
 LAST: Colour = (255, 255, 255)
 ATTACK: Colour = (255, 80, 64)
 WIA: Colour = (213, 36, 36)
@@ -104,19 +109,37 @@ def draw(view: dict[str, Any], *, labels: Labels | None = None, last_move: dict[
     image = static_layer(view).copy()
     pen = ImageDraw.Draw(image)
     styles = _styles(view)
+    marks = {p: st.mark for p, (_, st) in styles.items()}
+    placed = nexo_tags.layout(view, geo, marks)
+    models = view.get("models") or {}
+    buildings = view.get("buildings") or {}
     shown = nexo_overlay.shown(view, overlay, geo, styles) if overlay else None
     if shown:
+        shown.obstacles = [p.box for p in placed.values()] + [nexo_tags.model_box(geo, m) for m in models.values()
+                                                              if isinstance(m, dict) and "x" in m and "y" in m]
         nexo_overlay.draw_under(image, pen, geo, shown)
-    for bid, b in (view.get("buildings") or {}).items():
-        _building(image, pen, geo, bid, b, styles, labels)
-    models = view.get("models") or {}
+    for b in buildings.values():
+        _building(pen, geo, b, styles)
     if shown:
         nexo_overlay.draw_lines(pen, geo, shown)
     _last_move(pen, geo, last_move or view.get("last_move"), models)
-    for mid, m in models.items():
-        _tag(pen, geo, mid, m, styles, labels)
+    for where in placed.values():
+        if where.leader:
+            _leader(pen, where)
     for m in models.values():
         _token(pen, geo, m, styles)
+    for key, where in placed.items():
+        if key in models:
+            m = models[key]
+            _tag(pen, where.box, nexo_tags.model_chips(key, m), _style(styles, m), labels, "model")
+        else:
+            b = buildings[key]
+            role = "wreck" if b.get("wreck") else "building"
+            _tag(pen, where.box, nexo_tags.building_chips(nexo_tags.building_id(key, b, marks), b),
+                 _style(styles, b), labels, role)
+    if labels is not None:
+        labels.extend(label for _, _, label in grid_labels(geo))
+        labels.extend(depot_labels(geo, view.get("depots") or []))
     _last_attack(pen, geo, last_attack or view.get("last_attack"), models, view.get("buildings") or {}, labels)
     if shown:
         nexo_overlay.draw_labels(pen, geo, shown, labels)
@@ -134,16 +157,17 @@ def _mix(a: Colour, b: Colour, t: float) -> Colour:
     return tuple(round(x * (1 - t) + y * t) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
 
 
-def _building(image: Image.Image, pen: ImageDraw.ImageDraw, geo: Geometry, bid: str, b: dict[str, Any],
-              styles: dict[str, tuple[int, PlayerStyle]], labels: Labels | None) -> None:
+def _style(styles: dict[str, tuple[int, PlayerStyle]], piece: dict[str, Any]) -> PlayerStyle:
+    """Returns the style of a piece's owner (the first seat's for an unknown owner)."""
+    return styles.get(str(piece.get("owner")), (0, player_style(0)))[1]
+
+
+def _building(pen: ImageDraw.ImageDraw, geo: Geometry, b: dict[str, Any],
+              styles: dict[str, tuple[int, PlayerStyle]]) -> None:
+    """Draws a building's footprint (hatched while being built), its kind and HP bar, or its wreck."""
     kind = faction().get("buildings", {}).get(str(b.get("type")), {})
-    w, d = float(kind.get("width", 3)), float(kind.get("depth", 3))
-    if int(b.get("rot") or 0) % 180 == 90:
-        w, d = d, w
-    x, y = float(b["x"]), float(b["y"])
-    (ax, ay), (bx, by) = geo.to_px(x + w / 2, y - d / 2), geo.to_px(x - w / 2, y + d / 2)
-    box = (min(ax, bx), min(ay, by), max(ax, bx), max(ay, by))
-    st = styles.get(str(b.get("owner")), (0, player_style(0)))[1]
+    box = nexo_tags.building_box(geo, b)
+    st = _style(styles, b)
     cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
     s = geo.s
     if b.get("wreck"):
@@ -151,8 +175,6 @@ def _building(image: Image.Image, pen: ImageDraw.ImageDraw, geo: Geometry, bid: 
         pen.rectangle(box, fill=fill, outline=rim, width=3)
         pen.line((box[0], box[1], box[2], box[3]), fill=rim, width=3)
         pen.line((box[0], box[3], box[2], box[1]), fill=rim, width=3)
-        write(pen, labels, "wreck", (cx, box[3] + 2), f"{bid} wreck", round(0.8 * s), MUTED, anchor="ma",
-              stroke=2, stroke_fill=(0, 0, 0))
         return
     complete = b.get("complete", True)
     pen.rectangle(box, fill=_mix((40, 44, 40), st.fill, 0.55 if complete else 0.25), outline=st.fill, width=4)
@@ -170,12 +192,6 @@ def _building(image: Image.Image, pen: ImageDraw.ImageDraw, geo: Geometry, bid: 
         draw_text(pen, (cx, cy), inner, round(0.8 * s), INK, anchor="mm", stroke=2, stroke_fill=(0, 0, 0))
     hp, full = int(b.get("hp") or 0), int(kind.get("hp") or b.get("hp") or 1)
     _bar(pen, (box[0] + 3, box[3] - 0.45 * s, box[2] - 3, box[3] - 3), hp / max(full, 1))
-    text = str(hp)
-    if not complete:
-        need = int(kind.get("build_points") or 0)
-        text = f"{hp} {int(b.get('build_points') or 0)}/{need}" if need else text
-    _chips(pen, geo, (cx, box[1] - 0.15 * s), f"{st.mark}{bid[1:]}" if bid[:1].upper() == st.mark else bid,
-           text, st, labels, ("building",), anchor_bottom=True)
     if b.get("overwatch"):
         pen.rectangle((box[0] - 4, box[1] - 4, box[2] + 4, box[3] + 4), outline=LAST, width=3)
 
@@ -198,45 +214,38 @@ def _bar(pen: ImageDraw.ImageDraw, box: tuple[float, float, float, float], frac:
         pen.rectangle((box[0] + 1, box[1] + 1, box[0] + 1 + (box[2] - box[0] - 2) * frac, box[3] - 1), fill=colour)
 
 
-def _chips(pen: ImageDraw.ImageDraw, geo: Geometry, at: tuple[float, float], ident: str, hp: str,
-           st: PlayerStyle, labels: Labels | None, roles: tuple[str, ...], *, anchor_bottom: bool) -> None:
-    """Draws a tag ``[ident|hp]``: the id on the owner's colour, the HP on black; ``at`` is its bottom centre."""
-    size, pad = ID_SIZE, 5
-    iw, hw = text_length(ident, size), text_length(hp, size)
-    h = size * 0.82
-    total = iw + hw + 4 * pad
-    x0 = at[0] - total / 2
-    y1 = at[1] if anchor_bottom else at[1] + h
-    y0 = y1 - h
-    x0 = max(geo.left - 2 * geo.s, min(x0, geo.left + geo.field_w + 0.8 * geo.s - total))
-    mid = x0 + iw + 2 * pad
-    pen.rectangle((x0, y0, mid, y1), fill=st.fill, outline=(0, 0, 0), width=2)
-    pen.rectangle((mid, y0, x0 + total, y1), fill=(12, 12, 12), outline=(0, 0, 0), width=2)
-    ym = (y0 + y1) / 2
-    write(pen, labels, (*roles, "id"), (x0 + pad, ym), ident, size, st.ink, anchor="lm")
-    write(pen, labels, (*roles, "hp"), (mid + pad, ym), hp, size, INK, anchor="lm")
+CHIP_FILLS: dict[str, Colour] = {"hp": (12, 12, 12), "wia": WIA, "wreck": (40, 30, 26)}
+"""The ground of a tag's chips after the id (which is on the owner's colour)."""
 
 
-def _tag(pen: ImageDraw.ImageDraw, geo: Geometry, mid: str, m: dict[str, Any],
-         styles: dict[str, tuple[int, PlayerStyle]], labels: Labels | None) -> None:
-    st = styles.get(str(m.get("owner")), (0, player_style(0)))[1]
-    x, y = geo.to_px(float(m["x"]), float(m["y"]))
-    r = token_radius(m, geo)
-    _chips(pen, geo, (x, y - r - 3), mid, str(m.get("hp", "?")), st, labels, ("model",), anchor_bottom=True)
-    full = int(faction().get("units", {}).get(str(m.get("type")), {}).get("hp") or m.get("hp") or 1)
-    _bar(pen, (x - 0.9 * geo.s, y + r + 3, x + 0.9 * geo.s, y + r + 3 + 0.38 * geo.s),
-         int(m.get("hp") or 0) / max(full, 1))
-    if m.get("wia"):
-        side = 0.85 * geo.s
-        bx, by = x + r + 3, y - side / 2
-        pen.rectangle((bx, by, bx + side, by + side), fill=WIA, outline=(0, 0, 0), width=2)
-        write(pen, labels, "wia", (bx + side / 2, by + side / 2), str(m["wia"])[:1].upper(), round(0.8 * geo.s),
-              INK, anchor="mm")
+def _tag(pen: ImageDraw.ImageDraw, box: Box, chips: list[Chip], st: PlayerStyle, labels: Labels | None,
+         role: str) -> None:
+    """Draws a tag in ``box``: its chips side by side, the id on the owner's colour (or a wreck's rust)."""
+    x, (top, bottom) = box[0], (box[1], box[3])
+    middle = (top + bottom) / 2
+    for chip in chips:
+        right = x + chip.width
+        if chip.role == "id":
+            ground, ink = (TERRAIN_STYLES["wreckage"][1], (0, 0, 0)) if role == "wreck" else (st.fill, st.ink)
+        else:
+            ground, ink = CHIP_FILLS.get(chip.role, (12, 12, 12)), MUTED if chip.role == "wreck" else INK
+        pen.rectangle((x, top, right, bottom), fill=ground, outline=(0, 0, 0), width=2)
+        write(pen, labels, (role, chip.role), (x + nexo_tags.PAD, middle), chip.text, chip.size, ink, anchor="lm")
+        x = right
+
+
+def _leader(pen: ImageDraw.ImageDraw, where: Placed) -> None:
+    """Draws the line from a piece's centre to its tag's nearest point, outlined so it reads on any ground."""
+    (cx, cy), box = where.centre, where.box
+    end = (min(max(cx, box[0]), box[2]), min(max(cy, box[1]), box[3]))
+    pen.line((where.centre, end), fill=(0, 0, 0), width=5)
+    pen.line((where.centre, end), fill=LAST, width=2)
 
 
 def _token(pen: ImageDraw.ImageDraw, geo: Geometry, m: dict[str, Any],
            styles: dict[str, tuple[int, PlayerStyle]]) -> None:
-    st = styles.get(str(m.get("owner")), (0, player_style(0)))[1]
+    """Draws a model's disc (with its mark when large enough), Overwatch ring, activation arc and HP bar."""
+    st = _style(styles, m)
     x, y = geo.to_px(float(m["x"]), float(m["y"]))
     r = token_radius(m, geo)
     if m.get("overwatch"):
@@ -246,6 +255,9 @@ def _token(pen: ImageDraw.ImageDraw, geo: Geometry, m: dict[str, Any],
         draw_text(pen, (x, y - r * 0.45), st.mark, round(0.6 * r), st.ink, anchor="mm")
     if m.get("activated"):
         pen.arc((x - r + 4, y - r + 4, x + r - 4, y + r - 4), 200, 340, fill=(0, 0, 0), width=3)
+    full = int(faction().get("units", {}).get(str(m.get("type")), {}).get("hp") or m.get("hp") or 1)
+    _bar(pen, (x - 0.9 * geo.s, y + r + 3, x + 0.9 * geo.s, y + r + 3 + 0.38 * geo.s),
+         int(m.get("hp") or 0) / max(full, 1))
 
 
 # -- last move and attack --------------------------------------------------------------
@@ -302,7 +314,7 @@ def _last_attack(pen: ImageDraw.ImageDraw, geo: Geometry, attack: dict[str, Any]
     result = str(attack.get("result") or "")
     if result:
         mx, my = (pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2
-        write(pen, labels, "attack", (mx, my), result, 30, ATTACK, anchor="mm", stroke=3, stroke_fill=(0, 0, 0))
+        write(pen, labels, "attack", (mx, my), result, px(30), ATTACK, anchor="mm", stroke=3, stroke_fill=(0, 0, 0))
 
 
 # -- panel and legend -------------------------------------------------------------------
@@ -315,40 +327,42 @@ def _panel(pen: ImageDraw.ImageDraw, geo: Geometry, view: dict[str, Any],
     acting = to_act(view)
     winners = list(view.get("winners") or [])
     phase = str(view.get("phase") or "?")
-    write(pen, labels, ("round", "phase"), (x0, y), f"Round {view.get('round', '?')} · {phase.title()}", 40, INK)
-    y += 56
+    write(pen, labels, ("round", "phase"), (x0, y), f"Round {view.get('round', '?')} · {phase.title()}", px(40), INK)
+    y += px(56)
     if view.get("result") or winners:
         head = f"{' & '.join(winners)} wins" if winners else "Game over: draw"
-        write(pen, labels, ("winner", "to_act"), (x0, y), _fit(head, 50, w), 50, (255, 214, 90))
+        write(pen, labels, ("winner", "to_act"), (x0, y), _fit(head, px(50), w), px(50), (255, 214, 90))
     elif acting:
         verb = "has initiative" if phase == "initiative" else "to act"
-        write(pen, labels, "to_act", (x0, y), _fit(f"{acting} {verb}", 50, w), 50, (255, 214, 90))
-    y += 70
+        write(pen, labels, "to_act", (x0, y), _fit(f"{acting} {verb}", px(50), w), px(50), (255, 214, 90))
+    y += px(70)
     players = view.get("players") or {}
     for name, side in players.items():
         _, st = styles[name]
         top = y
         reserve = side.get("reserve") or []
-        card_h = 88 + 44 * (3 + bool(reserve)) + (50 if side.get("blackout") else 0)
+        card_h = px(88 + 44 * (3 + bool(reserve)) + (50 if side.get("blackout") else 0))
         edge = (255, 214, 90) if name == acting else st.fill
-        pen.rounded_rectangle((x0 - 8, top, x0 + w + 8, top + card_h), radius=10, outline=edge,
-                              width=5 if name == acting else 2)
-        pen.rectangle((x0 + 4, top + 10, x0 + 60, top + 66), fill=st.fill, outline=(0, 0, 0), width=2)
-        write(pen, labels, "mark", (x0 + 32, top + 38), st.mark, 42, st.ink, anchor="mm")
-        write(pen, labels, ("player",) + (("to_act",) if name == acting else ()), (x0 + 74, top + 38),
-              _fit(name, 62, w - 78), 62, INK, anchor="lm")
-        line = top + 84
+        pen.rounded_rectangle((x0 - px(8), top, x0 + w + px(8), top + card_h), radius=px(10), outline=edge,
+                              width=px(5) if name == acting else 2)
+        pen.rectangle((x0 + px(4), top + px(10), x0 + px(60), top + px(66)), fill=st.fill, outline=(0, 0, 0),
+                      width=2)
+        write(pen, labels, "mark", (x0 + px(32), top + px(38)), st.mark, px(42), st.ink, anchor="mm")
+        write(pen, labels, ("player",) + (("to_act",) if name == acting else ()), (x0 + px(74), top + px(38)),
+              _fit(name, px(62), w - px(78)), px(62), INK, anchor="lm")
+        line = top + px(84)
         rows = [f"Carbonite {side.get('carbonite', 0)}",
                 f"Energy {side.get('energy_production', 0)} / demand {side.get('energy_demand', 0)}",
                 f"Passes {side.get('passes', 0)}"]
         if reserve:
             rows.append(f"Reserve: {', '.join(str(r) for r in reserve)}")
         for text in rows:
-            write(pen, labels, "economy", (x0 + 8, line), _fit(text, 34, w - 16), 34, INK)
-            line += 44
+            write(pen, labels, "economy", (x0 + px(8), line), _fit(text, px(34), w - px(16)), px(34), INK)
+            line += px(44)
         if side.get("blackout"):
-            pen.rectangle((x0 + 4, line + 2, x0 + w - 4, line + 44), fill=BLACKOUT, outline=(0, 0, 0), width=2)
-            write(pen, labels, "blackout", (x0 + w / 2, line + 23), "BLACKOUT", 34, (0, 0, 0), anchor="mm")
+            pen.rectangle((x0 + px(4), line + 2, x0 + w - px(4), line + px(44)), fill=BLACKOUT, outline=(0, 0, 0),
+                          width=2)
+            write(pen, labels, "blackout", (x0 + w / 2, line + px(23)), "BLACKOUT", px(34), (0, 0, 0), anchor="mm")
         y = top + card_h + 0.6 * s
     return y
 
@@ -358,22 +372,32 @@ LEGEND = [("ruin", "Ruin (Obscuring)"), ("crater", "Crater"), ("rubble", "Rubble
           ("wreckage", "Wreck")]
 
 
+LEGEND_SIZE = px(44)
+"""Font size of the legend (about 9 px tall in the 550-px preview)."""
+
+
 def _legend(pen: ImageDraw.ImageDraw, geo: Geometry, labels: Labels | None) -> None:
-    s = geo.s
-    x, y = geo.left, geo.strip_y
-    for kind, name in LEGEND:
-        fill, rim = TERRAIN_STYLES[kind]
-        pen.rectangle((x, y, x + 32, y + 32), fill=fill, outline=rim, width=3)
-        if kind == "ruin":
-            for k in range(0, 32, 8):
-                pen.line((x + k, y + 32, x + 32, y + k), fill=HATCH, width=2)
-        write(pen, labels, "legend", (x + 40, y + 16), name, 26, MUTED, anchor="lm")
-        x += 40 + text_length(name, 26) + 0.9 * s
-    x, y = geo.left, y + 52
-    pen.polygon([(x + 16, y), (x + 32, y + 16), (x + 16, y + 32), (x, y + 16)], fill=DEPOT)
-    write(pen, labels, "legend", (x + 40, y + 16), "Carbonite depot", 26, MUTED, anchor="lm")
-    x += 40 + text_length("Carbonite depot", 26) + 0.9 * s
-    for text, colour in (("[id|HP] tag", INK), ("ring: Overwatch", LAST), ("red square: WIA", WIA),
-                         ("white path: last move", LAST), ("red line: last attack", ATTACK)):
-        write(pen, labels, "legend", (x, y + 16), text, 26, colour, anchor="lm")
-        x += text_length(text, 26) + 0.9 * s
+    """Draws the key under the battlefield: each terrain's swatch, the depot, then the marks, wrapped in rows."""
+    s, box = geo.s, round(0.8 * LEGEND_SIZE)
+    items: list[tuple[str | None, str, Colour]] = [(kind, name, MUTED) for kind, name in LEGEND]
+    items += [("depot", "Carbonite depot", MUTED), (None, "[id|HP] tag", INK), (None, "red letter: WIA", WIA),
+              (None, "ring: Overwatch", LAST), (None, "white path: last move", LAST),
+              (None, "red line: last attack", ATTACK)]
+    x, y, right = geo.left, geo.strip_y, geo.left + geo.field_w
+    for kind, text, colour in items:
+        width = (box + 8 if kind else 0) + text_length(text, LEGEND_SIZE)
+        if x > geo.left and x + width > right:
+            x, y = geo.left, y + LEGEND_SIZE + px(10)
+        middle = y + LEGEND_SIZE / 2
+        if kind == "depot":
+            half = box / 2
+            pen.polygon([(x + half, middle - half), (x + box, middle), (x + half, middle + half), (x, middle)],
+                        fill=DEPOT)
+        elif kind:
+            fill, rim = TERRAIN_STYLES[kind]
+            pen.rectangle((x, middle - box / 2, x + box, middle + box / 2), fill=fill, outline=rim, width=3)
+            if kind == "ruin":
+                for k in range(0, box, 8):
+                    pen.line((x + k, middle + box / 2, x + box, middle - box / 2 + k), fill=HATCH, width=2)
+        write(pen, labels, "legend", (x + (box + 8 if kind else 0), middle), text, LEGEND_SIZE, colour, anchor="lm")
+        x += width + 0.9 * s

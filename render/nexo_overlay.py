@@ -30,7 +30,7 @@ from typing import Any
 from PIL import Image, ImageChops, ImageDraw
 
 from render.common import INK, MUTED, Box, Colour, Labels, PlayerStyle, player_style
-from render.nexo_field import FIELD, Geometry, base_radius, ink_box, text_length, token_radius, write
+from render.nexo_field import FIELD, Geometry, base_radius, ink_box, px, text_length, token_radius, write
 
 __all__ = ["COVER", "Shown", "draw_key", "draw_labels", "draw_lines", "draw_under", "shown"]
 
@@ -52,16 +52,12 @@ HATCH_STEP = 7
 """Pixels between the Dash hatching's diagonals."""
 MELEE_REACH = 1.0
 """Fight reach (house ruling 7: 1" edge to edge) when a melee weapon gives no range."""
-RANGE_SIZE = 40
+RANGE_SIZE = px(40)
 """Font size of a range ring's label: its digits are ≥ 9 px tall in the 550-px preview."""
-COVER_SIZE = 36
-KEY_SIZE = 30
-KEY_HEIGHT = 56 + 5 * 44
+COVER_SIZE = px(36)
+KEY_SIZE = px(30)
+KEY_HEIGHT = px(56 + 5 * 44)
 """Height in pixels of the panel's caption (:func:`draw_key`)."""
-TAG_SIZE = 52
-"""Font size of the models' tags (:data:`render.nexo.ID_SIZE`), for keeping labels off them."""
-
-
 @dataclass
 class Shown:
     """An overlay checked against the view: only what can be drawn."""
@@ -82,7 +78,7 @@ class Shown:
     sight: list[tuple[tuple[float, float], float, str, bool]] = field(default_factory=list)
     """(target centre px, target disc radius px or 0, cover, in range)."""
     obstacles: list[Box] = field(default_factory=list)
-    """Where model tags and discs are (labels avoid them)."""
+    """Where the tags and the models are (labels avoid them); set by :func:`render.nexo.draw`."""
 
 
 def _number(value: Any) -> float | None:
@@ -135,19 +131,7 @@ def shown(view: dict[str, Any], overlay: Any, geo: Geometry,
         end = token_radius(thing, geo) if target in models else 0.0
         out.sight.append((geo.to_px(float(thing["x"]), float(thing["y"])), end, cover if cover in COVER else "none",
                           s.get("in_range", True) is not False))
-    for mid, other in models.items():
-        if isinstance(other, dict) and _number(other.get("x")) is not None and _number(other.get("y")) is not None:
-            out.obstacles.extend(_model_boxes(geo, str(mid), other))
     return out
-
-
-def _model_boxes(geo: Geometry, mid: str, m: dict[str, Any]) -> list[Box]:
-    """Returns the boxes of a model's ``[id|hp]`` tag (as :mod:`render.nexo` draws it) and of its disc and bar."""
-    x, y = geo.to_px(float(m["x"]), float(m["y"]))
-    r = token_radius(m, geo)
-    half = (text_length(mid, TAG_SIZE) + text_length(str(m.get("hp", "?")), TAG_SIZE) + 20) / 2
-    return [(x - half, y - r - 3 - 0.82 * TAG_SIZE, x + half, y - r - 3),
-            (x - max(r, 0.9 * geo.s), y - r, x + max(r, 0.9 * geo.s), y + r + 3 + 0.38 * geo.s)]
 
 
 # -- under buildings and tokens: reach and ranges ----------------------------------------
@@ -342,14 +326,14 @@ def _along(geo: Geometry, ends: tuple[tuple[float, float], tuple[float, float]],
     span = math.dist(*ends)
     left, top, right, bottom = _extent(text, COVER_SIZE)
     first = None
-    for back in range(62, max(63, int(span) - 40), 24):
+    for back in range(px(62), max(px(62) + 1, int(span) - px(40)), px(24)):
         x, y = bx + (ax - bx) * back / span, by + (ay - by) * back / span
         box = (x + left, y + top, x + right, y + bottom)
         first = first or (x, y)
         if _fits(geo, box, taken):
             taken.append(box)
             return x, y
-    near = min(span / 2, 62)
+    near = min(span / 2, px(62))
     return first or (bx + (ax - bx) * near / span, by + (ay - by) * near / span)
 
 
@@ -371,31 +355,31 @@ def draw_labels(pen: ImageDraw.ImageDraw, geo: Geometry, sh: Shown, labels: Labe
 
 def draw_key(pen: ImageDraw.ImageDraw, sh: Shown, x0: float, y: float, labels: Labels | None) -> None:
     """Writes the panel's caption: ``Showing a3: move (shaded), dash (hatched), ranges, sight lines (cover)``."""
-    write(pen, labels, ("overlay", "caption"), (x0, y), f"Showing {sh.unit}:", 40, INK)
-    y += 56
+    write(pen, labels, ("overlay", "caption"), (x0, y), f"Showing {sh.unit}:", px(40), INK)
+    y += px(56)
     tint = _mix(FIELD, sh.style.fill, MOVE_ALPHA / 255)
     light = _mix(FIELD, sh.style.fill, DASH_ALPHA / 255)
     hatch = _mix(light, sh.style.fill, HATCH_ALPHA / 255)
     rows: list[tuple[str, str]] = [("move", "move (shaded),"), ("dash", "dash (hatched),"), ("range", "ranges,"),
                                    ("sight", "sight lines (cover):")]
     for kind, text in rows:
-        box = (x0 + 8, y, x0 + 40, y + 32)
+        box = (x0 + px(8), y, x0 + px(40), y + px(32))
         if kind == "move":
             pen.rectangle(box, fill=tint, outline=sh.style.fill, width=2)
         elif kind == "dash":
             pen.rectangle(box, fill=light)
-            for k in range(0, 32, HATCH_STEP):
+            for k in range(0, px(32), HATCH_STEP):
                 pen.line((box[0] + k, box[3], box[2], box[1] + k), fill=hatch, width=2)
                 pen.line((box[0], box[3] - k, box[2] - k, box[1]), fill=hatch, width=2)
         elif kind == "range":
-            for a in (box[0], box[0] + 12, box[0] + 24):
-                pen.line((a, y + 16, a + 7, y + 16), fill=RANGE_INK, width=3)
+            for a in (box[0], box[0] + px(12), box[0] + px(24)):
+                pen.line((a, y + px(16), a + px(7), y + px(16)), fill=RANGE_INK, width=3)
         else:
             for k, colour in enumerate(COVER.values()):
-                pen.line((box[0], y + 6 + 10 * k, box[2], y + 6 + 10 * k), fill=colour, width=4)
-        write(pen, labels, ("overlay", "legend"), (x0 + 52, y + 16), text, KEY_SIZE, MUTED, anchor="lm")
-        y += 44
-    x = x0 + 52
+                pen.line((box[0], y + px(6 + 10 * k), box[2], y + px(6 + 10 * k)), fill=colour, width=3)
+        write(pen, labels, ("overlay", "legend"), (x0 + px(52), y + px(16)), text, KEY_SIZE, MUTED, anchor="lm")
+        y += px(44)
+    x = x0 + px(52)
     for cover, colour in COVER.items():
-        write(pen, labels, ("overlay", "legend"), (x, y + 16), cover, KEY_SIZE, colour, anchor="lm")
-        x += text_length(cover, KEY_SIZE) + 24
+        write(pen, labels, ("overlay", "legend"), (x, y + px(16)), cover, KEY_SIZE, colour, anchor="lm")
+        x += text_length(cover, KEY_SIZE) + px(24)

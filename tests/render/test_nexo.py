@@ -73,7 +73,7 @@ def test_the_picture_decodes_as_webp_near_4_3_and_the_dispatcher_uses_it(view: d
     geo = geometry(view)
     assert image.format == "WEBP" and image.size == (geo.picture_w, geo.picture_h)
     assert ASPECT[0] <= image.width / image.height <= ASPECT[1]
-    assert image.width >= 1600
+    assert image.width >= 2 * PREVIEW_WIDTH  # sharp when opened on a phone, not only in the preview
     assert dispatch("nexo", view) == png
     assert len(png) <= 400 * 1024
 
@@ -122,8 +122,9 @@ def test_marks_are_drawn_and_named() -> None:
     labels: list[Label] = []
     image = draw(v, labels=labels)
     texts = {label.text: label for label in labels}
-    assert "BLACKOUT" in texts and "2 hits: 4 damage" in texts and "A2 wreck" in texts
-    assert texts["P"].roles == ("wia",)
+    assert "BLACKOUT" in texts and "2 hits: 4 damage" in texts
+    assert texts["A2"].roles == ("wreck", "id") and texts["wreck"].roles == ("wreck", "wreck")  # its tag [A2|wreck]
+    assert [label.text for label in labels if label.roles == ("model", "wia")] == ["P"]  # in its model's tag
     assert "10 2/6" in texts  # the site's HP and its Build Points of the needed 6
     assert "bob to act" in texts
     plain = draw(new_view("crossroads"))

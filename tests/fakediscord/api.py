@@ -307,7 +307,7 @@ class DiscordTest:
             idle = time.monotonic() - recorder.last_activity
             if recorder.in_flight == 0 and idle >= settle:
                 return
-            await asyncio.sleep(max(settle - idle, 0.02))
+            await asyncio.sleep(max(settle - idle, min(settle, 0.02)))  # a short settle is polled as often
 
     # gateway
 

@@ -100,12 +100,25 @@ class Clicker:
     def board(self) -> SentMessage:
         return [m for m in self.dt.messages("general") if m.components()][-1]
 
+    async def shown(self, table: Table) -> SentMessage:
+        """Waits until the live board offers the table's position (its last move delivered); returns it."""
+        at = f":{table.row.id}:{table.row.version}"
+
+        def current() -> bool:
+            ids = [str(c.get("custom_id", "")) for c in self.board().components()]
+            return any(i.startswith(("th1:", "th1s:", "th1p:")) for i in ids) and all(
+                i.startswith(f"{i.split(':')[0]}{at}:") or i == f"th1p{at}"
+                for i in ids if i.startswith(("th1:", "th1s:", "th1p:")))
+
+        await self.dt.wait_until(current)
+        return self.board()
+
     async def play(self, player: str, move: str) -> str:
         """Clicks its way to ``move`` (or the nearest count the buttons offer); returns the move played."""
         dt, user = self.dt, self.names[player]
         table = await self.table()
         paths = moves_by_steps(table, player)
-        message = self.board()
+        message = await self.shown(table)
         offered = component_moves(message, table, player)
         move = reachable(move, offered, paths)
         steps = 0
@@ -169,7 +182,7 @@ def not_cut(dt: DiscordTest) -> None:
 
 async def test_xisk_three_players_to_the_end_by_clicks_only(discord_test: DiscordTest, tables: Tables) -> None:
     dt = discord_test
-    dt.settle = 0.01
+    dt.settle = 0.002  # Clicker.shown waits for each move's board itself
     await dt.slash("xisk", "new", user="ann", cards_per_player=4)
     await dt.slash("game", "join", user="bob")
     await dt.slash("game", "join", user="cy")
@@ -194,6 +207,7 @@ async def test_xisk_three_players_to_the_end_by_clicks_only(discord_test: Discor
         after = (await clicker.table()).game.view(None)
         if after["phase"] == "supply" and (before["phase"] != "supply" or after["turn"] != before["turn"]):
             turns += 1
+    await dt.quiet(0.1)
     table = await clicker.table()
     assert not dt.recorder.requests_to("GET /channels/{channel_id}/messages/{message_id}")  # closed unfetched
     assert not dt.recorder.requests_to("GET /users/{user_id}")[3:]  # a user fetched only for a first DM

@@ -184,3 +184,19 @@ def test_a_picture_is_the_same_with_its_caches_cold_or_warm() -> None:
     warm = draw(v, labels=warm_labels)
     assert _glyphs.cache_info().hits > hits
     assert cold.tobytes() == warm.tobytes() and cold_labels == warm_labels
+
+
+def test_no_text_is_clipped_with_32_character_names() -> None:
+    names = ["Alexandria Montgomery-Fitzgerald", "Bartholomew Jones the Third Esq."]
+    assert all(len(n) == 32 for n in names)
+    view = GAMES["nexo"].new(names, 1, {}).view(None)
+    labels: list[Label] = []
+    image = draw(view, labels=labels)
+    geo = geometry(view)
+    assert all(0 <= b[0] and 0 <= b[1] and b[2] <= image.width and b[3] <= image.height
+               for b in (label.box for label in labels))
+    panel = [label for label in labels if {"player", "to_act", "economy", "round"} & set(label.roles)]
+    assert all(geo.panel_x <= label.box[0] and label.box[2] <= geo.panel_x + geo.panel_w for label in panel)
+    shortened = [label.text for label in panel if "player" in label.roles]
+    assert len(shortened) == 2 and all(t.endswith("…") and names[k].startswith(t[:-1])
+                                       for k, t in enumerate(shortened))

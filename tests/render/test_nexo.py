@@ -193,7 +193,7 @@ def test_no_text_is_clipped_with_32_character_names() -> None:
     labels: list[Label] = []
     image = draw(view, labels=labels)
     geo = geometry(view)
-    assert all(0 <= b[0] and 0 <= b[1] and b[2] <= image.width and b[3] <= image.height
+    assert all(min(b[0], b[1]) >= 0 and b[2] <= image.width and b[3] <= image.height
                for b in (label.box for label in labels))
     panel = [label for label in labels if {"player", "to_act", "economy", "round"} & set(label.roles)]
     assert all(geo.panel_x <= label.box[0] and label.box[2] <= geo.panel_x + geo.panel_w for label in panel)

@@ -36,8 +36,11 @@ __all__ = ["COVER", "Shown", "draw_key", "draw_labels", "draw_lines", "draw_unde
 
 COVER: dict[str, Colour] = {"none": (90, 220, 110), "light": (255, 196, 40), "heavy": (240, 64, 56)}
 """Sight line colour by the target's cover (green none, amber light, red heavy)."""
-RING: Colour = (255, 214, 90)
-"""The shown unit's highlight ring (the panel's "to act" gold)."""
+REACH: Colour = (232, 64, 214)
+"""The shown unit's Move and Dash shading and its rings: magenta, apart from both deployment zones'
+tints (amber and sky blue), the field, the depots' turquoise and the cover colours."""
+RING = REACH
+"""The shown unit's highlight rings."""
 RANGE_INK: Colour = (236, 238, 242)
 CASING: Colour = (0, 0, 0)
 MOVE_ALPHA = 110
@@ -160,7 +163,7 @@ def _reach(image: Image.Image, geo: Geometry, sh: Shown) -> None:
     The layer is cached per squares, cell, colour and battlefield (:func:`_reach_layer`), so
     showing the same unit again, or redrawing it, only composites.
     """
-    made = _reach_layer(geo.width, geo.length, image.size, sh.cell, tuple(sh.move), tuple(sh.dash), sh.style.fill)
+    made = _reach_layer(geo.width, geo.length, image.size, sh.cell, tuple(sh.move), tuple(sh.dash), REACH)
     if made is None:
         return
     region, layer = made
@@ -280,9 +283,9 @@ def draw_lines(pen: ImageDraw.ImageDraw, geo: Geometry, sh: Shown) -> None:
             x, y = ax + (bx - ax) * t, ay + (by - ay) * t
             pen.ellipse((x - 4, y - 4, x + 4, y + 4), fill=colour, outline=CASING, width=1)
     x, y = sh.centre
-    r = sh.token + 10
-    pen.ellipse((x - r - 2, y - r - 2, x + r + 2, y + r + 2), outline=CASING, width=8)
-    pen.ellipse((x - r, y - r, x + r, y + r), outline=RING, width=4)
+    for r in (sh.token + 8, sh.token + 8 + 0.9 * geo.s):  # two rings: the unit stands out in a cluster
+        pen.ellipse((x - r - 2, y - r - 2, x + r + 2, y + r + 2), outline=CASING, width=8)
+        pen.ellipse((x - r, y - r, x + r, y + r), outline=RING, width=4)
 
 
 # -- above everything: labels -----------------------------------------------------------------
@@ -357,15 +360,15 @@ def draw_key(pen: ImageDraw.ImageDraw, sh: Shown, x0: float, y: float, labels: L
     """Writes the panel's caption: ``Showing a3: move (shaded), dash (hatched), ranges, sight lines (cover)``."""
     write(pen, labels, ("overlay", "caption"), (x0, y), f"Showing {sh.unit}:", px(40), INK)
     y += px(56)
-    tint = _mix(FIELD, sh.style.fill, MOVE_ALPHA / 255)
-    light = _mix(FIELD, sh.style.fill, DASH_ALPHA / 255)
-    hatch = _mix(light, sh.style.fill, HATCH_ALPHA / 255)
+    tint = _mix(FIELD, REACH, MOVE_ALPHA / 255)
+    light = _mix(FIELD, REACH, DASH_ALPHA / 255)
+    hatch = _mix(light, REACH, HATCH_ALPHA / 255)
     rows: list[tuple[str, str]] = [("move", "move (shaded),"), ("dash", "dash (hatched),"), ("range", "ranges,"),
                                    ("sight", "sight lines (cover):")]
     for kind, text in rows:
         box = (x0 + px(8), y, x0 + px(40), y + px(32))
         if kind == "move":
-            pen.rectangle(box, fill=tint, outline=sh.style.fill, width=2)
+            pen.rectangle(box, fill=tint, outline=REACH, width=2)
         elif kind == "dash":
             pen.rectangle(box, fill=light)
             for k in range(0, px(32), HATCH_STEP):

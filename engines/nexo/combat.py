@@ -35,6 +35,7 @@ from math import comb
 from engines.core.dice import roll
 from engines.core.events import Event, event
 from engines.core.rng import Rng
+from engines.core.words import plural
 from engines.nexo.datatypes import WiaResult
 from engines.nexo.sight import Cover
 
@@ -209,6 +210,22 @@ def roll_wia(rng: Rng, table: dict[int, WiaResult]) -> WiaResult:
     return table[roll(rng, 1)[0]]
 
 
+def hit_text(hits: int, crits: int) -> str:
+    """Returns an attack's hits as read aloud: critical ones are among them, so said in brackets.
+
+    >>> hit_text(3, 1), hit_text(1, 0), hit_text(0, 0), hit_text(1, 1), hit_text(2, 2), hit_text(4, 4)
+    ('3 hits (1 critical)', '1 hit', 'no hits', '1 hit (critical)', '2 hits (both critical)', '4 hits (all critical)')
+    """
+    if not hits:
+        return "no hits"
+    said = plural(hits, "hit")
+    if not crits:
+        return said
+    if crits < hits:
+        return f"{said} ({crits} critical)"
+    return f"{said} ({'critical' if hits == 1 else 'both critical' if hits == 2 else 'all critical'})"
+
+
 _VERBS = {"shoot": "shoots", "fight": "fights", "overwatch": "fires Overwatch at"}
 
 
@@ -220,7 +237,7 @@ def attack_event(attacker: str, target: str, weapon: str, result: AttackResult, 
     """
     dice = "-".join(map(str, result.attack_dice)) or "no dice"
     verb = _VERBS.get(kind, f"attacks ({kind})")
-    text = f"{attacker} {verb} {target} with {weapon} ({dice}): {result.hits} hit(s), {result.crits} critical"
+    text = f"{attacker} {verb} {target} with {weapon} ({dice}): {hit_text(result.hits, result.crits)}"
     if result.cover:
         text += f", {result.cover.name.lower()} cover"
     if result.save_dice:

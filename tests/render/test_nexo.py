@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import io
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -200,3 +201,21 @@ def test_no_text_is_clipped_with_32_character_names() -> None:
     shortened = [label.text for label in panel if "player" in label.roles]
     assert len(shortened) == 2 and all(t.endswith("…") and names[k].startswith(t[:-1])
                                        for k, t in enumerate(shortened))
+
+
+def test_the_rules_summary_places_the_deployment_zones_where_the_picture_draws_them() -> None:
+    text = (Path(__file__).resolve().parents[2] / "data" / "rules" / "nexo.md").read_text()
+    assert 'Player 1 sets up in the 12" at the left of the picture (rows 1–6)' in text
+    assert "player 2 in the 12\" at its right (rows 25–30)" in text and "bottom" not in text
+    view = new_view("crossroads")
+    geo = geometry(view)
+    image = draw(view)
+    ann, bob = (player_style(i).fill for i in range(2))
+    left, right = geo.to_px(22, 6), geo.to_px(22, 54)  # inside each zone, in row 3 and row 27
+    assert left[0] < geo.left + geo.field_w / 2 < right[0]
+    assert [geo.cell(22, 6)[1:], geo.cell(22, 54)[1:]] == ["4", "28"]
+    (ax, ay), (bx, by) = geo.to_px(43.1, 7), geo.to_px(43.1, 53)  # bare field in each zone, off the grid lines
+    tint = image.getpixel((round(ax), round(ay)))
+    assert tint != image.getpixel((round(bx), round(by)))
+    assert max(abs(a - b) for a, b in zip(tint, ann, strict=True)) < max(abs(a - b) for a, b in zip(tint, bob,
+                                                                                                  strict=True))

@@ -13,7 +13,8 @@ from PIL import Image, ImageChops
 from render import render as dispatch
 from render.common import MIN_PREVIEW_TEXT, Colour, Label, player_style
 from render.nexo import draw, geometry, render, to_px
-from render.nexo_overlay import COVER, RANGE_INK, RING, _reach_layer
+from render.nexo_field import FIELD, token_radius
+from render.nexo_overlay import COVER, MOVE_ALPHA, RANGE_INK, REACH, RING, _reach_layer
 from render.nexo_tags import area
 from tests.render.test_legibility import inked, small
 from tests.render.test_nexo import new_view
@@ -100,11 +101,11 @@ def owner(view: dict[str, Any], mid: str) -> Colour:
     return player_style(list(view["players"]).index(view["models"][mid]["owner"])).fill
 
 
-def test_move_squares_are_tinted_towards_the_owner_s_colour(view: dict[str, Any], plain: Image.Image,
-                                                            reach: Image.Image) -> None:
+def test_move_squares_are_tinted_towards_the_reach_colour(view: dict[str, Any], plain: Image.Image,
+                                                          reach: Image.Image) -> None:
     cells = clear(view, plain, squares()[0])
     assert len(cells) > 20
-    colour = owner(view, "a3")
+    colour = REACH
     for x, y in cells:
         cx, cy = to_px(view, x, y)
         px = round(cx), round(cy)
@@ -117,7 +118,7 @@ def test_dash_squares_are_hatched_and_lighter_than_move_squares(view: dict[str, 
                                                                reach: Image.Image) -> None:
     cells = clear(view, plain, squares()[1])
     assert len(cells) > 20
-    colour = owner(view, "a3")
+    colour = REACH
     move = clear(view, plain, squares()[0])
     for x, y in cells:
         box = interior(view, x, y)
@@ -237,3 +238,26 @@ def test_the_reach_layer_is_cached_and_a_redraw_is_the_same_picture(view: dict[s
     assert same(first, shown) and same(again, shown)
     other = draw(view, overlay=overlay(move=squares()[0][:40]))
     assert _reach_layer.cache_info().misses == 2 and not same(other, shown)
+
+
+def test_the_reach_colour_stands_apart_from_both_zones_and_the_owner_s_own(view: dict[str, Any]) -> None:
+    # an orange Move area on the orange deployment zone could not be seen (issue 25)
+    zones = [tuple(round(0.78 * f + 0.22 * c) for f, c in zip(FIELD, player_style(i).fill, strict=True))
+             for i in range(2)]
+    for ground in [*zones, FIELD]:
+        shaded = tuple(round(g + (r - g) * MOVE_ALPHA / 255) for g, r in zip(ground, REACH, strict=True))
+        assert distance(shaded, ground) > 60, ground
+    assert all(distance(REACH, player_style(i).fill) > 150 for i in range(2))
+    assert distance(REACH, owner(view, "a3")) > 150
+
+
+def test_the_unit_shown_is_ringed_twice_so_it_stands_out_in_a_cluster(view: dict[str, Any], plain: Image.Image,
+                                                                      shown: Image.Image) -> None:
+    geo = geometry(view)
+    x, y = to_px(view, view["models"]["a3"]["x"], view["models"]["a3"]["y"])
+    r = token_radius(view["models"]["a3"], geo)
+    for radius, seen in ((r + 8, 3), (r + 8 + 0.9 * geo.s, 8)):  # the inner one under the tag and the knife's ring
+        band = radius - 2  # the middle of the 4-px line drawn inside the radius
+        ring = [(round(x + band * math.cos(k / 2)), round(y + band * math.sin(k / 2))) for k in range(12)]
+        assert sum(distance(shown.getpixel(p), RING) < 60 for p in ring) >= seen, radius
+        assert sum(distance(plain.getpixel(p), RING) < 60 for p in ring) == 0

@@ -23,6 +23,7 @@ from engines.nexo.combat import (
     damage_distribution,
     expected_damage,
     hit_kind,
+    hit_text,
     resolve_attack,
     roll_wia,
     save_kind,
@@ -206,7 +207,7 @@ def test_attack_event_carries_the_dice() -> None:
     assert {k: ev[k] for k in keys} == {
         "attack_dice": [6, 4, 2, 5], "hits": 3, "crits": 1, "cover": "light", "save_dice": [6, 3],
         "damage": 1, "target_hp": 9}
-    assert ev["text"].startswith("a5 shoots b2 with Rifle (6-4-2-5): 3 hit(s), 1 critical, light cover")
+    assert ev["text"].startswith("a5 shoots b2 with Rifle (6-4-2-5): 3 hits (1 critical), light cover")
 
 
 def test_11_overwatch_event_reads_well() -> None:
@@ -214,7 +215,7 @@ def test_11_overwatch_event_reads_well() -> None:
                             defender("trooper"), Cover.NONE, 8)
     ev = attack_event("a5", "b2", "Rifle", result, kind="overwatch")
     assert ev["text"] == (
-        "a5 fires Overwatch at b2 with Rifle (1-1-1-1): 0 hit(s), 0 critical; 0 damage, b2 has 8 HP left.")
+        "a5 fires Overwatch at b2 with Rifle (1-1-1-1): no hits; 0 damage, b2 has 8 HP left.")
 
 
 def test_5_5_light_cover_cancels_a_lone_normal_hit() -> None:
@@ -233,3 +234,11 @@ def test_5_4_a_weapon_may_deny_cover_saves() -> None:
     p = Profile(dice=1, modifier=1, damage=2, crit_damage=3, ranged=True, ignores_cover=True)
     result = resolve_attack(FixedRng([6, 2]), p, defender("trooper"), Cover.HEAVY, 8)
     assert result.cover == Cover.NONE and result.save_dice == (2,) and result.damage == 3
+
+
+def test_an_attack_says_how_many_hits_and_which_of_them_were_critical() -> None:
+    # "1 hit(s), 1 critical" read as two hits to some players: criticals are among the hits
+    assert hit_text(1, 1) == "1 hit (critical)"
+    assert hit_text(3, 1) == "3 hits (1 critical)"
+    assert hit_text(2, 0) == "2 hits" and hit_text(0, 0) == "no hits"
+    assert hit_text(3, 3) == "3 hits (all critical)"

@@ -295,6 +295,11 @@ class NexoCog(commands.GroupCog, group_name="nexo", group_description="Nexohomin
         """Plays ``pass``."""
         await self._play(interaction, "pass")
 
+    @app_commands.command(name="concede", description="Concede the game (asks first: it cannot be taken back)")
+    async def concede(self, interaction: Interaction) -> None:
+        """Plays ``concede``, once the player has confirmed it."""
+        await self._play(interaction, "concede")
+
     @app_commands.command(name="produce", description="Production: a building produces a unit")
     @app_commands.describe(building="Your building", unit_type="What it produces", position="Default: beside it")
     async def produce(

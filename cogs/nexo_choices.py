@@ -111,19 +111,29 @@ def positions(game: Nexo, player: str, verb: str, unit: str, current: str) -> li
 
 
 def targets(game: Nexo, player: str, verb: str, unit: str, current: str) -> list[Choice]:
-    """Returns what ``unit`` may shoot or fight now, each labelled with its odds."""
+    """Returns what ``unit`` may shoot or fight now, each labelled with its odds: the enemy's first.
+
+    In Blackout a player may attack their own pieces that demand Energy; those come last,
+    marked "(yours)", so that the best odds are not mistaken for the best target.
+    """
     w = game.world()
     try:
         pid = w.resolve(unit)
     except GameError:
         return []
-    pairs: list[Choice] = []
+    seat = seat_of(game, player)
+    theirs: list[Choice] = []
+    yours: list[Choice] = []
     for o in orders(game, player, verb):
         if o[1] != pid:
             continue
         odds = odds_label(attack_odds(w, pid, o[2], o[3] if len(o) > 3 else None))
-        pairs.append((f"{describe(w, o[2])} — {odds}", o[2]))
-    return _matching(pairs, current)
+        piece = w.state.models.get(o[2]) or w.state.buildings.get(o[2])
+        if piece is not None and piece.owner == seat:
+            yours.append((f"(yours) {describe(w, o[2])} — {odds}", o[2]))
+        else:
+            theirs.append((f"{describe(w, o[2])} — {odds}", o[2]))
+    return _matching(theirs + yours, current)
 
 
 def weapons(game: Nexo, player: str, verb: str, unit: str, target: str, current: str) -> list[Choice]:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
 from cogs import nexo_choices as choices
+from cogs.nexo_choices import seat_of
 from engines import GameError
 from engines.nexo.game import Nexo
 from tests.discord.tablehost.test_nexo_rounds import SCENARIO
@@ -64,6 +66,20 @@ def test_targets_and_weapons_carry_the_odds_and_play() -> None:
     weapons = choices.weapons(g, "Ann", "shoot", "a4", "b2", "")
     assert [v for _, v in weapons] == ["rifle"] and plays(g, "Ann", "shoot a4 b2 rifle")
     assert choices.targets(g, "Ann", "shoot", "zz9", "") == []  # a typo suggests nothing, and does not raise
+
+
+def test_in_blackout_your_own_pieces_are_offered_last_and_marked_yours() -> None:
+    state = json.loads(in_action().to_json())
+    del state["state"]["buildings"]["A2"]  # Ann's only Generator gone: her demand exceeds her production
+    g = Nexo.from_json(json.dumps(state))
+    assert g.world().blackout(seat_of(g, "Ann"))
+    targets = choices.targets(g, "Ann", "shoot", "a4", "")
+    own = {"a5", "A3", "A4"}
+    values = [v for _, v in targets]
+    assert own <= set(values) and {"b2", "b3"} <= set(values)
+    assert max(values.index(v) for v in ("b2", "b3")) < min(values.index(v) for v in own)  # the enemy first
+    assert all(label.startswith("(yours) ") == (value in own) for label, value in targets)
+    assert all(len(label) <= choices.LABEL and plays(g, "Ann", f"shoot a4 {v}") for label, v in targets)
 
 
 def test_suggestions_filter_on_what_is_typed_and_stay_within_discord_limits() -> None:

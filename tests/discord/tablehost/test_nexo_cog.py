@@ -55,3 +55,29 @@ async def test_a_nexo_board_is_sent_as_webp_under_a_webp_name_its_embed_shows(di
     await dt.slash("game", "board", user="ann")  # /game board posts the same kind of picture
     [posted] = dt.messages("general")[-1].files
     assert posted.image().format == "WEBP" and posted.filename.endswith(".webp")
+
+
+async def test_nexo_end_out_of_production_is_refused_at_once_and_nexo_concede_asks_first(
+    discord_test: DiscordTest, tables: Tables
+) -> None:
+    dt = discord_test
+    await dt.slash("nexo", "new", user="ann", battlefield="crossroads")
+    await dt.slash("game", "join", user="bob")
+    await dt.slash("game", "start", user="ann")
+    channel = str(dt.channel("general").id)
+    await dt.slash("nexo", "first", user=NAMES[(await tables.table(channel)).game.to_act()[0]], who="me")
+    table = await tables.table(channel)
+    actor, version = table.game.to_act()[0], table.row.version
+    assert table.game.view(None)["phase"] != "production"
+    refused = await dt.slash("nexo", "end", user=NAMES[actor])
+    assert refused.ephemeral and "is a Production Phase order" in refused.content, refused.content
+    assert not refused.content.endswith("Play it?")  # refused at once, not asked about first
+    assert all(m.buttons() == [] for m in refused.messages)
+    assert (await tables.table(channel)).row.version == version
+    asked = await dt.slash("nexo", "concede", user=NAMES[actor])
+    assert asked.content.endswith("cannot be taken back. Play it?")
+    assert (await tables.table(channel)).row.version == version  # nothing played yet
+    question = next(m for m in reversed(dt.ephemerals(NAMES[actor])) if m.content == asked.content)
+    await dt.click(question, "Yes, play it", user=NAMES[actor])
+    table = await tables.table(channel)
+    assert table.game.is_over and actor not in table.game.winners

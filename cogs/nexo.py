@@ -140,6 +140,33 @@ def alt_text(title: str, view: dict[str, Any]) -> str:
 Suggest = Callable[[Nexo, str], list[tuple[str, str]]]
 
 
+ORDER_LINES = 5
+"""Orders one ``/nexo orders`` form takes: a modal holds at most five text inputs."""
+ORDER_EXAMPLES = ("harvest all", "move a3 toward K5", "shoot a5 b2", "done a4", "pass")
+
+
+class OrdersModal(discord.ui.Modal, title="Nexohominis orders"):
+    """Up to five orders, one a line, played in order as one chain (``;``).
+
+    The chain stops at the first order refused, with its reason; those before it stand, and the
+    board is edited once for them all (one move, as ``a; b`` typed in ``/game play`` is).
+    """
+
+    def __init__(self) -> None:
+        super().__init__(timeout=900)
+        self.lines: list[discord.ui.TextInput[OrdersModal]] = []
+        for k, example in enumerate(ORDER_EXAMPLES[:ORDER_LINES], start=1):
+            line: discord.ui.TextInput[OrdersModal] = discord.ui.TextInput(
+                label=f"Order {k}", placeholder=f"e.g. {example}", required=k == 1, max_length=100)
+            self.lines.append(line)
+            self.add_item(line)
+
+    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
+        """Plays the orders typed, in order, as one chain."""
+        orders = [line.value.strip() for line in self.lines if line.value and line.value.strip()]
+        await play_move(interaction, "; ".join(orders), game="nexo")
+
+
 @app_commands.guild_only()
 class NexoCog(commands.GroupCog, group_name="nexo", group_description="Nexohominis: a two-player skirmish"):
     """``/nexo new``, ``rules``, ``show`` and one command per kind of order."""
@@ -234,6 +261,15 @@ class NexoCog(commands.GroupCog, group_name="nexo", group_description="Nexohomin
         await interaction.followup.send(text, file=discord.File(io.BytesIO(png), name), ephemeral=True)
 
     # -- orders -----------------------------------------------------------------------
+
+    @app_commands.command(name="orders", description="Give up to five orders at once, one a line")
+    async def orders(self, interaction: Interaction) -> None:
+        """Opens :class:`OrdersModal` (a modal must be the first answer), when a game runs here."""
+        if await self._table(interaction) is None:
+            await interaction.response.send_message("There is no Nexohominis game running in this channel.",
+                                                    ephemeral=True)
+            return
+        await interaction.response.send_modal(OrdersModal())
 
     @app_commands.command(name="first", description="Initiative: choose who activates first this round")
     async def first(self, interaction: Interaction, who: Literal["me", "them"]) -> None:

@@ -81,3 +81,37 @@ async def test_nexo_end_out_of_production_is_refused_at_once_and_nexo_concede_as
     await dt.click(question, "Yes, play it", user=NAMES[actor])
     table = await tables.table(channel)
     assert table.game.is_over and actor not in table.game.winners
+
+
+async def test_nexo_orders_plays_the_lines_in_order_as_one_move_and_stops_at_the_first_refused(
+    discord_test: DiscordTest, tables: Tables
+) -> None:
+    dt = discord_test
+    await dt.slash("nexo", "new", user="ann", battlefield="crossroads")
+    await dt.slash("game", "join", user="bob")
+    await dt.slash("game", "start", user="ann")
+    channel = str(dt.channel("general").id)
+    await dt.slash("nexo", "first", user=NAMES[(await tables.table(channel)).game.to_act()[0]], who="me")
+    table = await tables.table(channel)
+    actor, version = table.game.to_act()[0], table.row.version
+    move = next(m for m in table.game.legal_moves(actor) if m.startswith("move"))
+    unit = move.split()[1]
+    opened = await dt.slash("nexo", "orders", user=NAMES[actor])
+    assert opened.modal is not None and len(opened.modal["components"]) == 5
+    refused = await dt.submit_modal(opened, {"Order 1": "fly a9 to the moon", "Order 2": move})
+    assert (await tables.table(channel)).row.version == version  # the first order refused: nothing played
+    assert "fly" in refused.content and not refused.content.startswith("Played"), refused.content
+    opened = await dt.slash("nexo", "orders", user=NAMES[actor])
+    before = len(dt.recorder.requests)
+    await dt.submit_modal(opened, {"Order 1": move, "Order 2": "fly a9 to the moon", "Order 3": f"done {unit}"})
+    await dt.quiet(0.3)
+    table = await tables.table(channel)
+    assert table.row.version == version + 1  # one move: the order before the one that could not be played
+    said = " ".join(str(e.get("description", "")) + " ".join(f["value"] for f in e.get("fields", []))
+                    for m in dt.messages("general") for e in m.embeds)
+    assert f"{unit} moves" in said and "'fly a9 to the moon' was not played" in said  # the batch's end, told
+    assert f"Played `{move}`." in [m.content for m in dt.ephemerals(NAMES[actor])]
+    routes = [r.route for r in dt.recorder.requests[before:]]
+    boards = sum(r in ("PATCH /channels/{channel_id}/messages/{message_id}", "POST /channels/{channel_id}/messages")
+                 for r in routes)
+    assert boards <= 3, routes  # the batch shown once: its board (closing the last turn's, pinging the next)

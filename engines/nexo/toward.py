@@ -1,25 +1,36 @@
 """The "toward" forms of ``move``/``dash``: a goal typed instead of positions (house "Notation").
 
-``move a1 toward K1`` goes straight toward a Carbonite depot, a unit or a building and stops
-short of it; ``move a1 cover`` goes straight to the nearest spot where the unit claims
-cover. :func:`resolve` turns either into the plain :class:`~engines.nexo.moves.Go` the game
-plays and logs, so a replay never resolves a form again::
+``move a1 toward K1`` goes toward a Carbonite depot, a unit or a building and stops short
+of it, around whatever is in the way; ``move a1 cover`` goes straight to the nearest spot
+where the unit claims cover. :func:`resolve` turns either into the plain
+:class:`~engines.nexo.moves.Go` the game plays and logs, so a replay never resolves a form
+again::
 
     >>> from engines.nexo.data import default_ruleset
     >>> from engines.nexo.scenario import load_scenario
     >>> from engines.nexo.world import World
     >>> w = World(load_scenario(None, default_ruleset(), seed=1), default_ruleset())
     >>> str(resolve(w, "p1", Toward("move", "a1", "k1")))
-    'move a1 15.02,12.26'
+    'move a1 13.05,14.51'
 
 Readings chosen here:
 
 - ``toward <id>``: the id is a depot (any case) or a unit or building of either side,
   wreckage included. The unit heads for the goal's centre and stops short of its body:
   0.5" from a depot's or building's edge (within Harvest, Build and Repair reach), 0.6"
-  from a model's base (within Fight reach). It goes the whole way its allowance permits,
-  else half of that, whichever is legal first (the stepping of the sampled moves in
-  :mod:`engines.nexo.legal`); when neither is, the form is refused with the reason.
+  from a model's base (within Fight reach).
+- It goes straight when it can: the longest legal step along the line, up to its
+  allowance or its stop (:func:`longest_step`, tried every 0.01"; ends on a barricade or
+  pipe are skipped). When that straight step falls short of both by more than 0.02"
+  (:data:`ROUTE_SLACK`), the unit takes the shortest route around impassable terrain,
+  buildings and other models (:mod:`engines.nexo.route`) to its stop, or to a spot beside
+  the goal when its centre cannot be reached, and goes the longest legal part of it when
+  that goes further than the straight step; the route's corners become waypoints. When no
+  step is legal, the form is refused with the full straight step's reason.
+- Positions are worked out at full precision and played at two decimals: the end is
+  rounded toward the waypoint before it (:func:`toward_start`), so the printed move is
+  never longer than the one checked; route corners are rounded to the nearest 0.01", as
+  they lie 0.05" clear of the obstacles (:data:`engines.nexo.route.CLEARANCE`).
 - ``cover``: the threat is the enemy piece with a ranged weapon nearest to the unit now,
   centre to centre (a model, or a defensive building that may attack). A spot is in cover
   when the unit standing there would claim Light or Heavy cover against the threat
@@ -35,22 +46,28 @@ Readings chosen here:
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import pairwise
 
 import numpy as np
 import shapely
-from shapely.geometry import Point
+from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
+from shapely.ops import nearest_points
 
 from engines.core.errors import IllegalMove, shown
 from engines.core.words import nearest
+from engines.nexo import route
 from engines.nexo.activation import allowance, move_problem
 from engines.nexo.attacks import weapons_of
 from engines.nexo.geometry import EPS, Body, check_move, model_body, plan_move
 from engines.nexo.layout import DEPOT_RADIUS
-from engines.nexo.moves import Go, Pos, Toward, fmt_pos
+from engines.nexo.moves import DECIMALS, Go, Pos, Toward, fmt_pos
 from engines.nexo.sight import Cover, cover
 from engines.nexo.state import Building, Model
+from engines.nexo.terrain import Terrain
 from engines.nexo.world import World
 
 EDGE_GAP = 0.5
@@ -61,6 +78,10 @@ BESIDE = 0.3
 """A unit with no more than this to go toward its goal is already beside it."""
 LATTICE = 0.5
 """The spacing of the spots ``cover`` tries."""
+STEP_GRAIN = 0.01
+"""How finely :func:`longest_step` tries the steps along a path."""
+ROUTE_SLACK = 0.02
+"""A straight step shorter than the allowance (or the room) by more than this looks for a route."""
 
 
 @dataclass(frozen=True)
@@ -162,21 +183,16 @@ def room(m: Model, radius: float, goal: Goal) -> float:
 
 def end_problem(w: World, m: Model, end: Pos, reach: float, bodies: list[Body]) -> str | None:
     """Returns why a straight move of ``m`` to ``end`` is not legal within ``reach``, or None."""
-    try:
-        plan = plan_move(w.terrain, w.body(m), [end], bodies,
-                         pathfinder="pathfinder" in w.unit_type(m).abilities)
-        check_move(plan, reach, m.id)
-    except IllegalMove as err:
-        return str(err).rstrip(".")
-    return None
+    return path_problem(w, m, [end], reach, bodies)
 
 
 def straight_end(w: World, m: Model, bodies: list[Body], reach: float, gx: float, gy: float,
                  dist: float) -> tuple[Pos | None, str | None]:
-    """Returns the end of the longest legal straight step of ``m`` toward ``(gx, gy)``, or why none is.
+    """Returns the end of a straight step of ``m`` toward ``(gx, gy)``, or why none is.
 
     The step is ``min(reach, dist)``, else half of it (positions at two decimals); the
-    reason given is the full step's.
+    reason given is the full step's. This is the stepping of the sampled moves
+    (:mod:`engines.nexo.legal`); the forms take :func:`longest_step`.
     """
     full = math.dist((m.x, m.y), (gx, gy))
     step = min(reach, dist)
@@ -189,6 +205,136 @@ def straight_end(w: World, m: Model, bodies: list[Body], reach: float, gx: float
             return end, None
         first = first or problem
     return None, first
+
+
+def path_problem(w: World, m: Model, path: Sequence[Pos], reach: float, bodies: list[Body]) -> str | None:
+    """Returns why moving ``m`` along the waypoints ``path`` is not legal within ``reach``, or None."""
+    try:
+        plan = plan_move(w.terrain, w.body(m), list(path), bodies,
+                         pathfinder="pathfinder" in w.unit_type(m).abilities)
+        check_move(plan, reach, m.id)
+    except IllegalMove as err:
+        return str(err).rstrip(".")
+    return None
+
+
+def toward_start(start: Pos, end: Pos) -> Pos:
+    """Returns ``end`` at two decimals, each coordinate rounded toward ``start``: the leg never grows.
+
+        >>> toward_start((0, 0), (3.4567, -1.2345))
+        (3.45, -1.23)
+    """
+    def one(s: float, e: float) -> float:
+        scaled = e * 10 ** DECIMALS
+        near = round(scaled)
+        if abs(near - scaled) > 1e-6:  # not already on the grid
+            near = math.floor(scaled) if e >= s else math.ceil(scaled)
+        return near / 10 ** DECIMALS + 0.0
+
+    return one(start[0], end[0]), one(start[1], end[1])
+
+
+def along(start: Pos, path: Sequence[Pos], t: float) -> list[Pos]:
+    """Returns the waypoints of the first ``t`` inches of ``path`` from ``start``.
+
+    Waypoints before the end are as given; the end is the point ``t`` along, at two decimals
+    rounded toward the waypoint before it (:func:`toward_start`).
+    """
+    out: list[Pos] = []
+    here = start
+    left = t
+    for p in path:
+        leg = math.dist(here, p)
+        if leg >= left - EPS:
+            f = left / leg if leg > EPS else 1.0
+            end = toward_start(here, (here[0] + (p[0] - here[0]) * f, here[1] + (p[1] - here[1]) * f))
+            return [*out, end]
+        out.append(p)
+        left -= leg
+        here = p
+    return out
+
+
+def longest_step(w: World, m: Model, bodies: list[Body], reach: float,
+                 path: Sequence[Pos]) -> tuple[tuple[Pos, ...] | None, str | None]:
+    """Returns the waypoints of the longest legal part of ``path`` (waypoints at two decimals,
+    the last being the goal's stop), at most ``reach`` long, or None and why the whole is not legal.
+
+    Steps are tried every :data:`STEP_GRAIN` inches along the path; those whose base would
+    stand on a barricade or pipe are left out, and of the others the longest legal one is
+    found by bisection: a shorter step of the same path is legal whenever a longer one is.
+    """
+    start = (m.x, m.y)
+    total = _length(start, path)
+    step = min(reach, total)
+    first = path_problem(w, m, along(start, path, step), reach, bodies)
+    if first is None:
+        return tuple(along(start, path, step)), None
+    ts = np.arange(int(step / STEP_GRAIN + EPS), 0, -1) * STEP_GRAIN  # longest first
+    zone = no_stop_zone(w.terrain, w.unit_type(m).base_radius)
+    if not zone.is_empty and len(ts):
+        line = LineString([start, *path])
+        ts = ts[~shapely.intersects(zone, shapely.line_interpolate_point(line, ts))]
+    lo, hi = len(ts), 0  # ts[lo] legal (lo == len: none yet); ts[:hi] not legal
+    while hi < lo:
+        mid = (hi + lo) // 2
+        if path_problem(w, m, along(start, path, float(ts[mid])), reach, bodies) is None:
+            lo = mid
+        else:
+            hi = mid + 1
+    if lo == len(ts):
+        return None, first
+    return tuple(along(start, path, float(ts[lo]))), None
+
+
+@lru_cache(maxsize=32)
+def no_stop_zone(terrain: Terrain, radius: float) -> BaseGeometry:
+    """Returns where a centre may not stop: a base of ``radius`` there would overlap a barricade
+    or pipe (grown a little, as a base is drawn inside its circle)."""
+    lines = [p.shape.buffer(radius + 0.005) for p in terrain.pieces if p.traits.no_stopping]
+    zone = shapely.union_all(lines) if lines else Point()
+    shapely.prepare(zone)
+    return zone
+
+
+def stop_short(start: Pos, path: Sequence[Pos], goal: Goal, need: float) -> list[Pos]:
+    """Returns ``path`` cut where the centre first comes within ``need`` of the goal's body."""
+    out: list[Pos] = []
+    here = start
+    for p in path:
+        leg = LineString([here, p]) if here != p else None
+        if leg is not None and leg.distance(goal.shape) < need:
+            lo, hi = 0.0, leg.project(nearest_points(leg, goal.shape)[0])
+            for _ in range(40):  # the distance to a convex body falls, then rises, along a leg
+                mid = (lo + hi) / 2
+                if leg.interpolate(mid).distance(goal.shape) >= need:
+                    lo = mid
+                else:
+                    hi = mid
+            q = leg.interpolate(lo)
+            return [*out, (q.x, q.y)]
+        out.append(p)
+        here = p
+    return out
+
+
+def routed_path(w: World, m: Model, bodies: list[Body], goal: Goal) -> list[Pos] | None:
+    """Returns the shortest path of ``m``'s centre around the obstacles to its stop short of ``goal``
+    (:func:`engines.nexo.route.route`, toward the goal's centre, else a spot beside it), or None."""
+    radius = w.unit_type(m).base_radius
+    need = radius + (MODEL_GAP if goal.kind == "unit" else EDGE_GAP)
+    blocks: list[tuple[BaseGeometry, float | None]] = [(s, None) for s in route.obstacles(w.terrain, [])]
+    blocks += [(b.shape, b.radius if b.kind == "model" else None) for b in bodies
+               if b.id not in (m.id, goal.id) and b.kind != "wreckage"]
+    start = (m.x, m.y)
+    path = route.route(w.terrain, start, [(goal.x, goal.y)], radius, blocks)
+    if path is None:
+        ring = goal.shape.buffer(need + 2 * route.CLEARANCE, quad_segs=8).exterior.coords[:-1]
+        path = route.route(w.terrain, start, [(float(x), float(y)) for x, y in ring], radius, blocks)
+    if path is None:
+        return None
+    path = [(round(x, DECIMALS), round(y, DECIMALS)) for x, y in path[:-1]] + [path[-1]]
+    return stop_short(start, path, goal, need)
 
 
 def _toward(w: World, m: Model, verb: str, reach: float, bodies: list[Body], name: str) -> Resolved:
@@ -204,10 +350,23 @@ def _toward(w: World, m: Model, verb: str, reach: float, bodies: list[Body], nam
         raise _Refused(f"it is already beside {goal.id}")
     if reach <= 0:
         raise _Refused(f"it can move {reach:g}\" now")
-    end, problem = straight_end(w, m, bodies, reach, goal.x, goal.y, dist)
-    if end is None:
+    t = dist / math.dist((m.x, m.y), (goal.x, goal.y))
+    stop = (m.x + (goal.x - m.x) * t, m.y + (goal.y - m.y) * t)
+    best, problem = longest_step(w, m, bodies, reach, [stop])
+    gone = _length((m.x, m.y), best)
+    if gone < min(reach, dist) - ROUTE_SLACK:  # the straight line is blocked (or costs too much)
+        path = routed_path(w, m, bodies, goal)
+        if path is not None:
+            way, _ = longest_step(w, m, bodies, reach, path)
+            if _length((m.x, m.y), way) > gone + ROUTE_SLACK:
+                best, gone = way, _length((m.x, m.y), way)
+    if best is None:
         raise _Refused(str(problem))
-    return Resolved(Go(verb, m.id, (end,)), math.dist((m.x, m.y), end))
+    return Resolved(Go(verb, m.id, best), gone)
+
+
+def _length(start: Pos, path: Sequence[Pos] | None) -> float:
+    return sum(math.dist(a, b) for a, b in pairwise([start, *path])) if path else 0.0
 
 
 def threat(w: World, m: Model) -> Model | Building | None:
@@ -279,11 +438,13 @@ def _into_cover(w: World, m: Model, verb: str, reach: float, bodies: list[Body])
 def label(w: World, r: Resolved, goal: Goal | None = None) -> str:
     """Returns how a suggestion names a resolved form (``goal`` None: ``cover``).
 
-    For example ``toward depot K1 (ends 12.5,30, 6")``, ``toward enemy trooper b3 (…)`` or
-    ``into cover (ends 9,22, 2.5", light vs b3)``; the label of a Dash reads the same (its
-    order says ``dash``).
+    For example ``toward depot K1 (ends 12.5,30, 6")``, ``toward enemy trooper b3 (via
+    12.55,13.45, ends 14,17.2, 6")`` (a route around obstacles) or ``into cover (ends 9,22,
+    2.5", light vs b3)``; the label of a Dash reads the same (its order says ``dash``).
     """
     ends = f"ends {fmt_pos(r.end)}, {round(r.distance, 1):g}\""
+    if len(r.go.path) > 1:  # a route around obstacles: its waypoints first
+        ends = "via " + " ".join(fmt_pos(p) for p in r.go.path[:-1]) + ", " + ends
     if goal is None:
         return f"into cover ({ends}, {r.cover.name.lower()} vs {r.threat})"
     if goal.kind == "depot":

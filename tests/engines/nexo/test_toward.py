@@ -81,14 +81,20 @@ def test_dash_toward_goes_three_inches_further() -> None:
     assert g.last_move == "dash a5 10,31" and g.state.models["a5"].dashed
 
 
-def test_a_blocked_full_step_falls_back_to_half_then_is_refused_with_the_reason() -> None:
-    g = action([unit("a5", "trooper", 22, 10)], [unit("b5", "trooper", 22, 30)], terrain=[SEALED])
-    with pytest.raises(IllegalMove, match=r"a5 cannot move toward b5: .*impassable terrain: the Sealed"):
-        g.play("ann", "move a5 toward b5")
+def test_a_blocked_straight_step_goes_around_else_stops_at_the_obstacle_else_is_refused() -> None:
     g = action([unit("a5", "trooper", 10, 8)], [unit("b5", "trooper", 10, 30)],
                terrain=[{"id": "S9", "type": "sealed", "poly": [[7, 12], [13, 12], [13, 16], [7, 16]]}])
-    g.play("ann", "move a5 toward b5")  # 6" would cross the structure; 3" stops short of it
-    assert g.last_move == "move a5 10,11"
+    g.play("ann", "move a5 toward b5")  # straight on would cross the structure: round its corner
+    path = [parse_pos(p) for p in str(g.last_move).split()[2:]]
+    assert len(path) >= 2 and path[0] in ((6.45, 11.45), (13.55, 11.45))  # 0.55" off either corner
+    assert sum(math.dist(a, b) for a, b in zip([(10, 8), *path], path, strict=False)) == pytest.approx(6, abs=0.02)
+    wall = {"id": "S9", "type": "sealed", "poly": [[0, 12], [44, 12], [44, 13], [0, 13]]}
+    g = action([unit("a5", "trooper", 10, 8)], [unit("b5", "trooper", 10, 30)], terrain=[wall])
+    g.play("ann", "move a5 toward b5")  # no way around: as far as the wall, not half way
+    assert g.last_move == "move a5 10,11.5"
+    g = action([unit("a5", "trooper", 10, 11.5)], [unit("b5", "trooper", 10, 30)], terrain=[wall])
+    with pytest.raises(IllegalMove, match=r"a5 cannot move toward b5: .*impassable terrain: the Sealed"):
+        g.play("ann", "move a5 toward b5")
 
 
 def test_refusals_name_the_problem() -> None:
@@ -167,7 +173,14 @@ def test_a_workers_forms_head_for_depots_and_its_site() -> None:
     assert orders == ["move a1 toward K1", "move a1 toward K2", "move a1 toward A4"]  # no armed enemy: no cover
 
 
-LABEL_END = re.compile(r"\(ends (-?[0-9.]+,-?[0-9.]+),")
+LABEL_END = re.compile(r"\((?:via ((?:-?[0-9.]+,-?[0-9.]+ ?)+), )?ends (-?[0-9.]+,-?[0-9.]+),")
+
+
+def shown(label: str) -> str:
+    """Returns the positions a label shows (``via`` waypoints, then the end), as an order writes them."""
+    found = LABEL_END.search(label)
+    assert found, label
+    return f"{found.group(1)} {found.group(2)}" if found.group(1) else found.group(2)
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])
@@ -182,8 +195,8 @@ def test_every_toward_form_offered_plays_back_where_its_label_says(seed: int) ->
             for label, order in game.toward_forms(player, uid):
                 trial = GAMES["nexo"].from_json(game.to_json())
                 trial.play(player, order)  # raises if the form were refused
-                verb, end = order.split()[0], LABEL_END.search(label)
-                assert end and trial.last_move.split(";")[0] == f"{verb} {uid} {end.group(1)}"
+                verb = order.split()[0]
+                assert trial.last_move.split(";")[0] == f"{verb} {uid} {shown(label)}"
                 tried += 1
                 kinds.add(order.split()[2])
         moves = [m for m in game.legal_moves(player) if m != "concede"]
@@ -208,7 +221,6 @@ def test_every_form_offered_on_the_crossroads_plays_back(turn: str) -> None:
         for label, order in game.toward_forms(player, uid):
             trial = GAMES["nexo"].from_json(game.to_json())
             trial.play(player, order)
-            end = LABEL_END.search(label)
-            assert end and trial.last_move.split(";")[0] == f"{order.split()[0]} {uid} {end.group(1)}"
+            assert trial.last_move.split(";")[0] == f"{order.split()[0]} {uid} {shown(label)}"
             offered += 1
     assert offered >= 20

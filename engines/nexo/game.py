@@ -34,6 +34,10 @@ Readings chosen here:
 - A "toward" form (``move a1 toward K1``, ``dash a5 cover``) is resolved to one end position
   before it is played (:mod:`engines.nexo.toward`); the order returned and logged is the
   resolved ``move a1 x,y``, so a replay plays exactly the same move.
+- A lone word that may be an id or a grid cell (``move a1 K5``, ``move a2 b3``) is the
+  depot, unit or building of that id when there is one: it plays as ``toward`` that goal,
+  and the mover alone is sent a note (a private ``note`` event, so the log and a replay
+  are unchanged): "K5 is the depot; for the cell write cell K5.". Else it is the cell.
 - ``harvest all`` (ruling 16) plays, in id order, each worker that can reach a depot with
   room (nearest first) this activation: a move beside the depot if needed, then ``harvest``.
   It goes on only while the turn stays with the player (strict alternation), so with enemy
@@ -56,7 +60,7 @@ from contextlib import suppress
 from dataclasses import replace
 from typing import Any
 
-from engines.core import JSON, Event, Game, GameError, IllegalMove, event, shown
+from engines.core import JSON, BadNotation, Event, Game, GameError, IllegalMove, event, shown
 from engines.core.reader import show_value
 from engines.core.rng import Rng
 from engines.nexo import economy, legal, production, rounds, toward
@@ -64,8 +68,10 @@ from engines.nexo.activation import finish, play_order
 from engines.nexo.checks import check_state
 from engines.nexo.data import default_ruleset
 from engines.nexo.moves import (
+    POSITION_FORMS,
     SHAPES,
     Ability,
+    Ambiguous,
     Attack,
     Concede,
     Construct,
@@ -270,12 +276,18 @@ class Nexo(Game):
                 raise IllegalMove(f"{s.active} is activating: finish it before scrapping.")
             events = production.scrap(w, seat, move.unit)
             return f"scrap {events[0]['unit']}", events + rounds.settle(w)
-        if isinstance(move, Go | Toward | Attack | Unary | Ability):
+        if isinstance(move, Go | Toward | Ambiguous | Attack | Unary | Ability):
             if s.phase not in (Phase.WORKER, Phase.ACTION):
                 raise IllegalMove(f"'{shown(str(move))}' is an activation order: units activate in the Worker "
                                   "and Action Phases.")
-            move = toward.resolve(w, seat, move) if isinstance(move, Toward) else _resolved(w, move)
+            move, note = _read_word(w, move) if isinstance(move, Ambiguous) else (move, None)
+            try:
+                move = toward.resolve(w, seat, move) if isinstance(move, Toward) else _resolved(w, move)
+            except IllegalMove as err:
+                raise type(err)(f"{str(err).rstrip('.')} ({note.rstrip('.')}).") if note else err from None
             events = play_order(w, rng, seat, move, s.phase.value)
+            if note:
+                events.insert(0, event("note", note, to=player))
             canonical = str(move)
             if s.active is not None and legal.only_done(w, w.piece(s.active)):
                 events += finish(w)  # ruling 16: nothing but 'done' is left
@@ -393,6 +405,23 @@ class Nexo(Game):
         self.state.sort()
         if old is None or old.terrain != self.state.terrain or old.depots != self.state.depots:
             self._terrain = Terrain(field_of(self.state), self.rules)
+
+
+def _read_word(w: World, move: Ambiguous) -> tuple[Go | Toward, str | None]:
+    """Returns what the lone word of ``move`` means here, and the note the mover is sent.
+
+    A depot, unit or building of that id comes first: ``move a1 K5`` goes toward depot K5,
+    and when the word is also a grid cell the note says how to write the cell. A word that
+    names nothing is the cell, or a position that cannot be read.
+    """
+    goal = toward.find_goal(w, move.word)
+    if goal is not None:
+        what = "the depot" if goal.kind == "depot" else f"a {goal.kind}"
+        note = None if move.cell is None else f"{goal.id} is {what}; for the cell write cell {move.word.upper()}."
+        return Toward(move.verb, move.unit, move.word), note
+    if move.cell is None:
+        raise BadNotation(f"I can't read the position '{shown(move.word.lower(), 30)}': {POSITION_FORMS}.")
+    return Go(move.verb, move.unit, (move.cell,)), None
 
 
 def _resolved(w: World, move: Go | Attack | Unary | Ability) -> Go | Attack | Unary | Ability:

@@ -327,7 +327,10 @@ def _panel(pen: ImageDraw.ImageDraw, geo: Geometry, view: dict[str, Any],
     acting = to_act(view)
     winners = list(view.get("winners") or [])
     phase = str(view.get("phase") or "?")
-    write(pen, labels, ("round", "phase"), (x0, y), f"Round {view.get('round', '?')} · {phase.title()}", px(40), INK)
+    limit = view.get("round_limit")
+    of = f" of {limit}" if isinstance(limit, int) and limit > 0 else ""
+    write(pen, labels, ("round", "phase"), (x0, y), _fit(f"Round {view.get('round', '?')}{of} · {phase.title()}",
+                                                         px(40), w), px(40), INK)
     y += px(56)
     if view.get("result") or winners:
         head = f"{' & '.join(winners)} wins" if winners else "Game over: draw"

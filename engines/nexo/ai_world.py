@@ -31,8 +31,8 @@ Readings chosen here (what the view does not carry is filled in, never looked up
 - ``produced`` this Production Phase: the nearest building producing the type of each unit
   placed this round (``fresh``) counts as having produced.
 - Reserve units get made-up ids (``a_r1``…), which name nothing on the battlefield.
-- The option ``round_limit`` is not in the view; :func:`round_limit` reads it when a view
-  carries it (``view["round_limit"]`` or ``view["options"]["round_limit"]``), else None.
+- The option ``round_limit`` is in the view (``view["round_limit"]``, None without a limit);
+  :func:`round_limit` also reads ``view["options"]["round_limit"]``, for views made elsewhere.
 """
 
 from __future__ import annotations

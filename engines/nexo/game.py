@@ -351,7 +351,7 @@ class Nexo(Game):
             "initiative": self._name(s.initiative), "first": self._name(s.first),
             "initiative_rolls": [list(r) for r in s.initiative_rolls], "battlefield": s.battlefield,
             "active": s.active, "result": s.result, "quiet_rounds": s.quiet,
-            "size": [s.width, s.length],
+            "round_limit": self.options["round_limit"], "size": [s.width, s.length],
             "players": {
                 self._name(seat): {
                     "carbonite": s.sides[seat].carbonite,

@@ -219,3 +219,15 @@ def test_the_rules_summary_places_the_deployment_zones_where_the_picture_draws_t
     assert tint != image.getpixel((round(bx), round(by)))
     assert max(abs(a - b) for a, b in zip(tint, ann, strict=True)) < max(abs(a - b) for a, b in zip(tint, bob,
                                                                                                   strict=True))
+
+
+def test_the_round_limit_is_on_the_board() -> None:
+    limited = GAMES["nexo"].new(["ann", "bob"], 1, {"round_limit": 8}).view(None)
+    assert limited["round_limit"] == 8
+    labels: list[Label] = []
+    draw(limited, labels=labels)
+    [head] = [label.text for label in labels if "round" in label.roles]
+    assert head.startswith("Round 1 of 8 · ")
+    labels = []
+    draw(new_view("crossroads"), labels=labels)
+    assert next(label.text for label in labels if "round" in label.roles).startswith("Round 1 · ")  # no limit

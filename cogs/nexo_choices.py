@@ -84,6 +84,8 @@ def units(game: Nexo, player: str, verb: str, current: str) -> list[Choice]:
     pairs: list[Choice] = []
     if verb == "harvest" and ["harvest", "all"] in found:
         pairs.append(("all: every worker that can reach a depot, in turn", "all"))
+    if verb == "done" and len(found) > 1:
+        pairs.append(("all: every piece left does nothing, in turn, while it is your turn", "all"))
     pairs += [(describe(w, o[1]), o[1]) for o in found if len(o) > 2 or verb in ("done", "overwatch", "scrap")]
     return _matching(pairs, current)
 

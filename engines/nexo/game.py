@@ -38,6 +38,9 @@ Readings chosen here:
   depot, unit or building of that id when there is one: it plays as ``toward`` that goal,
   and the mover alone is sent a note (a private ``note`` event, so the log and a replay
   are unchanged): "K5 is the depot; for the cell write cell K5.". Else it is the cell.
+- ``done all`` ends the active piece's activation, then has every piece still to activate
+  activate doing nothing, in id order, while the turn stays with the player (so, with strict
+  alternation, one piece unless the opponent has none left); it is logged as those ``done``.
 - ``harvest all`` (ruling 16) plays, in id order, each worker that can reach a depot with
   room (nearest first) this activation: a move beside the depot if needed, then ``harvest``.
   It goes on only while the turn stays with the player (strict alternation), so with enemy
@@ -296,6 +299,8 @@ class Nexo(Game):
             return canonical, events
         if isinstance(move, Word) and move.verb == "harvest all":
             return self._harvest_all(w, rng, seat)
+        if isinstance(move, Word) and move.verb == "done all":
+            return self._done_all(w, rng, seat)
         if isinstance(move, Word) and move.verb == "pass":
             return "pass", self._pass(w, seat)
         if s.phase != Phase.PRODUCTION:
@@ -325,6 +330,25 @@ class Nexo(Game):
                 events += evs
         if not done:
             raise IllegalMove("None of your workers can reach a Carbonite depot with room this activation.")
+        return "; ".join(done), events
+
+    def _done_all(self, w: World, rng: Rng, seat: str) -> tuple[str, list[Event]]:
+        """Plays ``done all``: the active piece, then every piece still to activate, ends its activation
+        doing nothing, one after another in id order while the turn stays with ``seat``."""
+        s = self.state
+        if s.phase not in (Phase.WORKER, Phase.ACTION):
+            raise IllegalMove("'done all' is a Worker or Action Phase order.")
+        done: list[str] = []
+        events: list[Event] = []
+        while not s.over and s.phase in (Phase.WORKER, Phase.ACTION) and s.turn == seat:
+            idle = [s.active] if s.active is not None else sorted(p.id for p in w.eligible(seat, s.phase.value))
+            if not idle:
+                break
+            canonical, evs = self._dispatch(w, rng, seat, Unary("done", idle[0]))
+            done.append(canonical)
+            events += evs
+        if not done:
+            raise IllegalMove("None of your pieces is left to activate.")
         return "; ".join(done), events
 
     def _pass(self, w: World, seat: str) -> list[Event]:

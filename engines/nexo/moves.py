@@ -230,7 +230,7 @@ class Ability:
 
 @dataclass(frozen=True)
 class Word:
-    """``pass`` (core §6.4), ``end`` (the Production Phase) or ``harvest all`` (ruling 16)."""
+    """``pass`` (core §6.4), ``end`` (the Production Phase), ``harvest all`` (ruling 16) or ``done all``."""
 
     verb: str
 
@@ -337,6 +337,8 @@ def parse_move(text: str) -> Move:
     if verb in ("shoot", "fight"):
         need(2, f"{verb} <unit> <target> [<weapon>]", 3)
         return Attack(verb, ident(0), ident(1), _ident(raw, args[2]) if len(args) == 3 else None)
+    if verb == "done" and args == ["all"]:
+        return Word("done all")
     if verb in ("overwatch", "done", "scrap"):
         need(1, f"{verb} <{'id' if verb == 'scrap' else 'unit'}>")
         return Unary(verb, ident(0))

@@ -107,3 +107,10 @@ def test_production_suggests_affordable_types_and_sites_that_play() -> None:
     assert "gunner" in {v for _, v in types} and all(plays(g, "Ann", f"produce A3 {v}") for _, v in types)
     scrap = {v for _, v in choices.scrappable(g, "Ann", "")}
     assert {"a1", "A2", "A4"} <= scrap and not scrap & {"b1", "B1"}
+
+
+def test_done_offers_all_beside_each_piece_and_all_plays() -> None:
+    g = in_action()
+    offered = [v for _, v in choices.units(g, "Ann", "done", "")]
+    assert offered[0] == "all" and {"a4", "a5"} <= set(offered)
+    assert plays(g, "Ann", "done all")

@@ -60,7 +60,7 @@ class Label:
     def at(cls, roles: str | tuple[str, ...], text: str, size: int, xy: tuple[float, float], *,
            anchor: str = "la", stroke: int = 0) -> Label:
         """Returns the label of ``text`` drawn at ``xy`` like ``ImageDraw.text`` would draw it."""
-        left, top, right, bottom = font(size).getbbox(text, anchor=anchor, stroke_width=stroke)
+        left, top, right, bottom = ink_box(text, size, anchor, stroke)
         x, y = xy
         return cls((roles,) if isinstance(roles, str) else roles, text, size,
                    (x + left, y + top, x + right, y + bottom))
@@ -129,6 +129,12 @@ def player_style(index: int) -> PlayerStyle:
 def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     """Returns Pillow's bundled scalable font at ``size`` pixels (cached)."""
     return ImageFont.load_default(size=size)
+
+
+@lru_cache(maxsize=4096)
+def ink_box(text: str, size: int, anchor: str = "la", stroke: int = 0) -> tuple[float, float, float, float]:
+    """Returns ``font(size).getbbox`` of ``text`` (cached): its ink box relative to the anchor point."""
+    return font(size).getbbox(text, anchor=anchor, stroke_width=stroke)
 
 
 def text_width(draw: ImageDraw.ImageDraw, text: str, size: int) -> float:

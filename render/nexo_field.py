@@ -36,7 +36,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import BACKGROUND, INK, MUTED, PANEL, Box, Colour, Label, Labels, font, note, player_style
+from render.common import BACKGROUND, INK, MUTED, PANEL, Box, Colour, Label, Labels, font, ink_box, note, player_style
 
 SCALE = 18
 """Picture pixels per battlefield inch: the picture is 1489 px wide, the battlefield 1080 of them.
@@ -161,12 +161,6 @@ def _glyphs(text: str, size: int, stroke: int, anchor: str, start: tuple[float, 
 
 
 @lru_cache(maxsize=4096)
-def ink_box(text: str, size: int, anchor: str = "la", stroke: int = 0) -> tuple[float, float, float, float]:
-    """Returns ``font(size).getbbox`` of ``text`` (cached): its ink box relative to the anchor point."""
-    return font(size).getbbox(text, anchor=anchor, stroke_width=stroke)
-
-
-@lru_cache(maxsize=4096)
 def text_length(text: str, size: int) -> float:
     """Returns ``ImageDraw.textlength`` of ``text`` at ``size`` on an RGB picture (cached)."""
     return font(size).getlength(text, "L")
@@ -196,13 +190,10 @@ def draw_text(pen: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size
 def write(pen: ImageDraw.ImageDraw, labels: Labels | None, roles: str | tuple[str, ...], xy: tuple[float, float],
           text: str, size: int, fill: Colour, *, anchor: str = "la", stroke: int = 0,
           stroke_fill: Colour | None = None) -> Label:
-    """:func:`render.common.write` with cached glyphs and ink box (:func:`draw_text`, :func:`ink_box`)."""
+    """:func:`render.common.write` with cached glyphs (:func:`draw_text`)."""
     draw_text(pen, xy, text, size, fill, anchor=anchor, stroke=stroke, stroke_fill=fill if stroke_fill is None
               else stroke_fill)
-    left, top, right, bottom = ink_box(text, size, anchor, stroke)
-    x, y = xy
-    return note(labels, Label((roles,) if isinstance(roles, str) else roles, text, size,
-                              (x + left, y + top, x + right, y + bottom)))
+    return note(labels, Label.at(roles, text, size, xy, anchor=anchor, stroke=stroke))
 
 
 def grid_labels(geo: Geometry) -> list[tuple[tuple[float, float], str, Label]]:

@@ -29,8 +29,8 @@ from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw
 
-from render.common import INK, MUTED, Box, Colour, Labels, PlayerStyle, player_style
-from render.nexo_field import FIELD, Geometry, base_radius, ink_box, px, text_length, token_radius, write
+from render.common import INK, MUTED, Box, Colour, Labels, PlayerStyle, ink_box, player_style
+from render.nexo_field import FIELD, Geometry, base_radius, px, text_length, token_radius, write
 
 __all__ = ["COVER", "Shown", "draw_key", "draw_labels", "draw_lines", "draw_under", "shown"]
 

@@ -135,9 +135,10 @@ def layout(view: dict[str, Any], geo: Geometry, marks: dict[str, str] | None = N
     for key in sorted(pieces, key=lambda k: (-near[k], k)):
         box, w = pieces[key], sizes[key]
         centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
-        free = room.without(box)
-        spot = next((b for b in _beside(box, w, TAG_H) if free.fits(b)), None)
-        where = Placed(spot, centre, False) if spot else Placed(free.nearest(centre, w, TAG_H), centre, True)
+        room.take(box, -1)  # the piece's own footprint, which its tag may cover
+        spot = next((b for b in _beside(box, w, TAG_H) if room.fits(b)), None)
+        where = Placed(spot, centre, False) if spot else Placed(room.nearest(centre, w, TAG_H), centre, True)
+        room.take(box)
         room.take(where.box)
         placed[key] = where
     return placed
@@ -185,10 +186,10 @@ class _Room:
     (the test is safe: a spot closer than a cell to a taken box may be passed over).
     """
 
-    def __init__(self, field: Box, counts: np.ndarray | None = None) -> None:
+    def __init__(self, field: Box) -> None:
         self.field = field
         shape = (math.ceil((field[3] - field[1]) / CELL), math.ceil((field[2] - field[0]) / CELL))
-        self.counts = np.zeros(shape, dtype=np.int32) if counts is None else counts
+        self.counts = np.zeros(shape, dtype=np.int32)
 
     def _cells(self, box: Box) -> tuple[slice, slice] | None:
         """Returns the rows and columns of the cells ``box`` touches (None when it leaves the battlefield)."""
@@ -198,23 +199,13 @@ class _Room:
         return (slice(int((box[1] - f[1]) // CELL), math.ceil((box[3] - f[1]) / CELL)),
                 slice(int((box[0] - f[0]) // CELL), math.ceil((box[2] - f[0]) / CELL)))
 
-    def take(self, box: Box) -> None:
-        """Counts ``box`` in the cells it touches (the part on the battlefield)."""
+    def take(self, box: Box, count: int = 1) -> None:
+        """Counts ``box`` in the cells it touches (the part on the battlefield); ``count=-1`` takes it back out."""
         f = self.field
         clipped = (max(box[0], f[0]), max(box[1], f[1]), min(box[2], f[2]), min(box[3], f[3]))
         if clipped[0] < clipped[2] and clipped[1] < clipped[3]:
             rows, cols = self._cells(clipped)  # type: ignore[misc]
-            self.counts[rows, cols] += 1
-
-    def without(self, box: Box) -> _Room:
-        """Returns a copy with ``box`` (a piece's own footprint, which its tag may cover) taken back out."""
-        room = _Room(self.field, self.counts.copy())
-        f = self.field
-        clipped = (max(box[0], f[0]), max(box[1], f[1]), min(box[2], f[2]), min(box[3], f[3]))
-        if clipped[0] < clipped[2] and clipped[1] < clipped[3]:
-            rows, cols = room._cells(clipped)  # type: ignore[misc]
-            room.counts[rows, cols] -= 1
-        return room
+            self.counts[rows, cols] += count
 
     def fits(self, box: Box) -> bool:
         """Returns True when ``box`` lies on the battlefield and touches only empty cells."""

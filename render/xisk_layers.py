@@ -110,10 +110,16 @@ class StaticLayer:
         return self.board.canvas[1]
 
 
+def chip_point(xy: tuple[float, float]) -> tuple[float, float]:
+    """Returns where a chip count is anchored (``mm``) on the disc centred at ``xy``: a pixel right and down,
+    which centres the digits' ink."""
+    return xy[0] + 1, xy[1] + 1
+
+
 def chip_label(xy: tuple[float, float], text: str) -> Label:
     """Returns the chip count ``text`` as drawn on the disc centred at ``xy`` (three digits shrink)."""
     size = CHIP_SIZE if len(text) <= 2 else 20
-    return Label.at("chips", text, size, (xy[0] + 1, xy[1] + 1), anchor="mm", stroke=1)
+    return Label.at("chips", text, size, chip_point(xy), anchor="mm", stroke=1)
 
 
 def is_wrapped(board: Board, a: str, b: str) -> bool:

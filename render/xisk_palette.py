@@ -35,6 +35,7 @@ from render.xisk_layers import (
     DiscStyle,
     StaticLayer,
     chip_label,
+    chip_point,
     disc_sprite,
     empty_style,
     neutral_style,
@@ -65,7 +66,7 @@ def compose_disc(layer: StaticLayer, country: str, style: DiscStyle, text: str, 
     patch.paste(sprite, (0, 0), sprite)
     if text:
         label = chip_label((half, half), text)
-        ImageDraw.Draw(patch).text((half + 1, half + 1), text, font=font(label.size), fill=ink, anchor="mm",
+        ImageDraw.Draw(patch).text(chip_point((half, half)), text, font=font(label.size), fill=ink, anchor="mm",
                                    stroke_width=1, stroke_fill=ink)
     return patch
 

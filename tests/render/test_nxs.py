@@ -17,6 +17,7 @@ from render.nxs import CAPTURE, COMPRESS_LEVEL, LAST, MOVE, SELECTED, draw, tile
 from render.nxs import render as render_nxs
 from render.nxs_board import BLACK_TILE, WHITE_TILE, Geometry, static_layer
 from render.nxs_marks import CASING
+from tests.render.test_nxs_legibility import late
 
 SCALE = 0.5  # half size keeps the tests fast; the geometry is the same
 
@@ -191,21 +192,6 @@ def test_boards_of_other_colours_take_the_seat_tint(start: dict[str, Any]) -> No
     assert pixel(image, tile_point(geo, "d4")) == tile_style("red", 0).fill
 
 
-def _late_view(seed: int = 5, turns: int = 60) -> dict[str, Any]:
-    """Returns the view after ``turns`` seeded random legal moves (captures first, no resigning)."""
-    import random
-
-    game = Nxs.new(["ann", "bob"], seed=seed)
-    rng = random.Random(seed)
-    for _ in range(turns):
-        if game.is_over:
-            break
-        who = game.to_act()[0]
-        legal = [m for m in game.legal_moves(who) if m != "resign"]
-        game.play(who, rng.choice([m for m in legal if m.startswith("capture")] or legal))
-    return game.view(None)
-
-
 def _pictures() -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
     """Returns views with marks that exercise every part the paletted picture draws."""
     from engines.nxs.view import piece_moves
@@ -215,11 +201,11 @@ def _pictures() -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
         ("start", first, {"selected": "f4", "moves": ["g3", "H3"], "captures": ["i4"], "scale": SCALE}),
     ]
     for turns in (7, 60):
-        view = _late_view(turns=turns)
+        view = late("medium", turns=turns)
         mover = view["turn"] or view["players"][0]
         for p in [p for p in view["pieces"] if p["owner"] == mover][:3]:
             out.append((f"late {turns} {p['cell']}", view, {"selected": p["cell"], **piece_moves(view, p["cell"])}))
-    over = copy.deepcopy(_late_view(turns=20))
+    over = copy.deepcopy(late("medium", turns=20))
     over["turn"] = None
     over["result"] = {"termination": "resign", "winners": ["bob"]}
     out.append(("over", over, {}))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from host.tables import Tables
+from host.tables import Table, Tables
 from tests.discord.tablehost.helpers import pictures
 from tests.fakediscord.api import DiscordTest
 
@@ -57,16 +57,21 @@ async def test_a_nexo_board_is_sent_as_webp_under_a_webp_name_its_embed_shows(di
     assert posted.image().format == "WEBP" and posted.filename.endswith(".webp")
 
 
-async def test_nexo_end_out_of_production_is_refused_at_once_and_nexo_concede_asks_first(
-    discord_test: DiscordTest, tables: Tables
-) -> None:
-    dt = discord_test
+async def past_the_initiative(dt: DiscordTest, tables: Tables) -> tuple[str, Table]:
+    """Opens a crossroads game for Ann and Bob, has its first player activate first, returns channel and table."""
     await dt.slash("nexo", "new", user="ann", battlefield="crossroads")
     await dt.slash("game", "join", user="bob")
     await dt.slash("game", "start", user="ann")
     channel = str(dt.channel("general").id)
     await dt.slash("nexo", "first", user=NAMES[(await tables.table(channel)).game.to_act()[0]], who="me")
-    table = await tables.table(channel)
+    return channel, await tables.table(channel)
+
+
+async def test_nexo_end_out_of_production_is_refused_at_once_and_nexo_concede_asks_first(
+    discord_test: DiscordTest, tables: Tables
+) -> None:
+    dt = discord_test
+    channel, table = await past_the_initiative(dt, tables)
     actor, version = table.game.to_act()[0], table.row.version
     assert table.game.view(None)["phase"] != "production"
     refused = await dt.slash("nexo", "end", user=NAMES[actor])
@@ -87,12 +92,7 @@ async def test_nexo_orders_plays_the_lines_in_order_as_one_move_and_stops_at_the
     discord_test: DiscordTest, tables: Tables
 ) -> None:
     dt = discord_test
-    await dt.slash("nexo", "new", user="ann", battlefield="crossroads")
-    await dt.slash("game", "join", user="bob")
-    await dt.slash("game", "start", user="ann")
-    channel = str(dt.channel("general").id)
-    await dt.slash("nexo", "first", user=NAMES[(await tables.table(channel)).game.to_act()[0]], who="me")
-    table = await tables.table(channel)
+    channel, table = await past_the_initiative(dt, tables)
     actor, version = table.game.to_act()[0], table.row.version
     move = next(m for m in table.game.legal_moves(actor) if m.startswith("move"))
     unit = move.split()[1]

@@ -58,9 +58,12 @@ resolves them (:mod:`engines.nexo.world`), and the game's log holds the resolved
 
 "Toward" forms (``move|dash <unit> toward <id>``, ``move|dash <unit> cover``) name a goal
 instead of positions: a Carbonite depot (``K1``) or a unit or building (``b3``, ``B1``), or
-the nearest spot in cover. They are what suggestions offer; the game resolves one to a
-single straight-line end position before playing it, and logs the resolved ``move a1 x,y``
-(see :mod:`engines.nexo.toward`), so a replay never depends on how a form was resolved.
+the nearest spot in cover; a goal may be named in words too (``toward the enemy HQ``,
+``to bob's generator``, ``toward the nearest depot``), which :class:`Toward` keeps as typed
+for :mod:`engines.nexo.toward` to read. They are what suggestions offer; the game resolves
+one to a single straight-line end position before playing it, and logs the resolved
+``move a1 x,y`` (see :mod:`engines.nexo.toward`), so a replay never depends on how a form
+was resolved.
 ``towards`` is ``toward``, ``take cover`` is ``cover``, and ``to`` may lead any destination
 (:func:`destination`). A lone word that may be an id or a cell (``move a1 K5``: depot K5 or
 cell K5) is an :class:`Ambiguous` order the game resolves, the id first (see
@@ -78,12 +81,22 @@ Readings chosen here:
   the core or house rules, so ``move a1 4 inches forward`` is refused, saying what to write.
 - Only a ``move``/``dash`` with a lone word as its destination is :class:`Ambiguous`; in a
   path of several positions, and in ``produce``/``construct``, a cell-shaped word is a cell.
+- Words are a goal's name (:func:`names_goal`) only where they cannot be positions: each
+  starts with a letter (or is an apostrophe), one is two letters or more with no digit, and
+  none is ``cell``. After ``to``/``toward``/``towards`` any such words are a name; without
+  them the first must be one of :data:`NAME_LEADS` (``the``, ``enemy``, ``my``,
+  ``nearest``, ``depot`` …) or the words hold a possessive ``'s``, so ``move a1 foo bar``
+  is still refused as a position. A lone word is a name after ``toward``, after ``to`` when
+  it is two letters or more with no digit (``to enemy``), or when it is one of
+  :data:`NAME_LEADS` (``move a1 enemy``); any other lone word stays :class:`Ambiguous`
+  (``to K5``, ``move a1 hq``).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import pairwise
 
 from engines.core.errors import BadNotation, shown
 from engines.core.words import did_you_mean
@@ -92,6 +105,7 @@ _CELL = re.compile(r"([a-v])([0-9]{1,2})")
 _CELL_BACK = re.compile(r"([0-9]{1,2})([a-v])")
 _NUMBER = re.compile(r"-?[0-9]{1,5}(?:\.[0-9]{1,20})?")
 _ID = re.compile(r"[a-z][a-z0-9_]{0,11}")
+_NAME_WORD = re.compile(r"[a-z][a-z0-9_\-]*")
 _LETTER = re.compile(r"[A-Za-z]")
 _DIGITS = re.compile(r"[0-9]{1,3}")
 _SPACED_UNIT = re.compile(r"\s+([0-9]{1,3})(?=\s|$)(?!\s*,)")
@@ -120,6 +134,18 @@ SHAPES: dict[str, str] = {
 """How each order is written, by its first word."""
 DECIMALS = 2
 """Positions are read, applied and logged at this many decimals."""
+OWN_WORDS = frozenset({"my", "own", "our"})
+"""Words before a goal's name meaning the mover's side (``toward my foundry``)."""
+ENEMY_WORDS = frozenset({"enemy", "their"})
+"""Words before a goal's name meaning the opponent's side (``toward the enemy HQ``)."""
+NEAREST_WORDS = frozenset({"nearest", "closest"})
+"""Words a goal's name may hold that change nothing: of several, the nearest is taken anyway."""
+KIND_WORDS = ("depot", "unit", "building")
+"""Words naming a kind of goal: ``toward depot K5``, ``toward the nearest depot``."""
+NAME_LEADS = frozenset({"the", *OWN_WORDS, *ENEMY_WORDS, *NEAREST_WORDS, *KIND_WORDS})
+"""Words that start a goal's name without ``to``/``toward`` (``move a1 the enemy HQ``)."""
+APOSTROPHES = frozenset("'\u2019\u2018`")
+"""What a possessive is written with: ``'`` and the ``’ ‘ ` `` phones and keyboards type."""
 MAX_WAYPOINTS = 20
 """The most positions one ``move`` or ``dash`` may list."""
 
@@ -180,6 +206,8 @@ class Go:
 class Toward:
     """``move|dash <unit> toward <goal>`` or ``move|dash <unit> cover`` (``goal`` None): a Movement
     Action toward a depot, unit or building, or into the nearest cover (core §9.2–9.3).
+
+    ``goal`` is an id or a name in words, as typed (``K1``, ``the enemy HQ``).
 
     The game plays it as the :class:`Go` it resolves to (:func:`engines.nexo.toward.resolve`).
     """
@@ -383,10 +411,10 @@ def destination(verb: str, unit: str, text: str, raw: str | None = None) -> Go |
     """Returns the ``move``/``dash`` of ``unit`` to where ``text`` says; raises BadNotation.
 
     ``text`` is positions (:func:`parse_positions`), ``cover`` (also ``take cover``), or a
-    goal: ``toward|towards <id>``, or ``[to] [depot|unit|building] <id>``. A lone word that
-    may be an id (``K5``, ``b3``, ``z9``) is :class:`Ambiguous`: the game reads it as a depot,
-    unit or building when there is one, else as a grid cell; ``cell K5`` is always the cell.
-    ``to`` may lead any of these::
+    goal: ``toward|towards <id>``, or ``[to] [depot|unit|building] <id>``, or a goal named in
+    words (:func:`names_goal`). A lone word that may be an id (``K5``, ``b3``, ``z9``) is
+    :class:`Ambiguous`: the game reads it as a depot, unit or building when there is one,
+    else as a grid cell; ``cell K5`` is always the cell. ``to`` may lead any of these::
 
         >>> destination("move", "a1", "(30.79, 15.99)"), destination("move", "a1", "to p 9")
         (Go(verb='move', unit='a1', path=((30.79, 15.99),)), Go(verb='move', unit='a1', path=((31.0, 17.0),)))
@@ -394,6 +422,8 @@ def destination(verb: str, unit: str, text: str, raw: str | None = None) -> Go |
         (Toward(verb='move', unit='a1', goal='K5'), Toward(verb='dash', unit='a1', goal=None))
         >>> destination("move", "a1", "to K5")
         Ambiguous(verb='move', unit='a1', word='K5', cell=(21.0, 9.0))
+        >>> destination("move", "a1", "toward  the enemy HQ."), destination("move", "a1", "to depot")
+        (Toward(verb='move', unit='a1', goal='the enemy HQ'), Toward(verb='move', unit='a1', goal='depot'))
     """
     raw = raw if raw is not None else f"{verb} {unit} {text}"
     body = text.strip().rstrip(".!?")
@@ -408,19 +438,47 @@ def destination(verb: str, unit: str, text: str, raw: str | None = None) -> Go |
         raise BadNotation(f"I can't read '{shown(raw, 30)}': a unit has no facing ('{facing}'); "
                           "write x,y in inches, a cell like C7, toward <id> or cover.")
     explicit = bool(words) and words[0] in ("toward", "towards")
-    if words and words[0] in ("to", "toward", "towards"):
+    led = bool(words) and words[0] in ("to", "toward", "towards")
+    if led:
         toks, words = toks[1:], words[1:]
-    if words and words[0] in ("depot", "unit", "building"):
-        toks, words, explicit = toks[1:], words[1:], True
+    if words and words[0] in KIND_WORDS:
+        explicit = True
+        if len(toks) == 2 and _ID.fullmatch(words[1]):  # 'depot K5': the id
+            toks, words = toks[1:], words[1:]
     if len(toks) == 1 and _ID.fullmatch(words[0]):
         typed = body[toks[0][1]:toks[0][2]]
-        return Toward(verb, unit, typed) if explicit else Ambiguous(verb, unit, typed, _cell(words[0]))
+        if explicit or (led and words[0].isalpha() and len(words[0]) > 1) or words[0] in NAME_LEADS:
+            return Toward(verb, unit, typed)
+        return Ambiguous(verb, unit, typed, _cell(words[0]))
+    if names_goal(words, led=led or explicit):
+        return Toward(verb, unit, " ".join(body[toks[0][1]:toks[-1][2]].split()))
     if explicit or not toks:
         raise BadNotation(f"I can't read '{shown(raw)}': write '{verb} <unit> toward <depot|unit|building>'.")
     path = _read(body, toks)
     if len(path) > MAX_WAYPOINTS:
         raise BadNotation(f"I can't read '{shown(raw)}': a {verb} lists at most {MAX_WAYPOINTS} positions.")
     return Go(verb, unit, tuple(path))
+
+
+def names_goal(words: list[str], *, led: bool) -> bool:
+    """True when ``words`` (lower case, as :func:`destination` splits them) name a goal in words,
+    not positions; ``led``: they follow ``to``, ``toward`` or ``towards``.
+
+        >>> names_goal(["enemy", "hq"], led=False), names_goal(["bob", "'", "s", "generator"], led=False)
+        (True, True)
+        >>> names_goal(["foo", "bar"], led=True), names_goal(["foo", "bar"], led=False)
+        (True, False)
+        >>> names_goal(["cell", "k5"], led=True), names_goal(["k1", "k2"], led=True), names_goal(["p", "9"], led=True)
+        (False, False, False)
+    """
+    if not words or "cell" in words:
+        return False
+    if not all(w.isalpha() or _NAME_WORD.fullmatch(w) or w in APOSTROPHES for w in words):
+        return False
+    if not any(w.isalpha() and len(w) > 1 for w in words):
+        return False
+    possessive = any(a in APOSTROPHES and b == "s" for a, b in pairwise(words))
+    return led or words[0] in NAME_LEADS or possessive
 
 
 def _parse_produce(raw: str) -> Produce:

@@ -16,7 +16,20 @@ again::
 Readings chosen here:
 
 - ``toward <id>``: the id is a depot (any case) or a unit or building of either side,
-  wreckage included. The unit heads for the goal's centre and stops short of its body:
+  wreckage included. A goal may be named in words instead (:func:`named_goal`; the rulebook
+  is silent, this is our reading): an optional ``the``; an owner, ``enemy``/``their`` (the
+  opponent), ``my``/``own``/``our`` (the mover's side) or a player's name, with ``'s`` or
+  not; then what it is: a unit or building type by its title or key in any case
+  (``Headquarters``, ``drudge``, or an alias of :data:`ALIASES` such as ``hq``),
+  ``unit``, ``building``, ``depot`` (any depot: depots belong to no one) or an id
+  (``the enemy b3``). ``nearest``/``closest`` may come before or after the owner and
+  change nothing. An owner alone (``enemy``, ``nearest enemy``) is any of that side's units and
+  buildings; no owner is either side's. Of all that match, the unit heads for the one
+  whose centre is nearest its own (ties by id), never itself; wreckage is named by id
+  only. An id always wins over a name (``toward b3`` is the piece b3); words that match
+  nothing are refused, naming what there is (``There is no enemy Foundry; enemy
+  buildings: B1 Headquarters, B2 Generator.``).
+- The unit heads for the goal's centre and stops short of its body:
   0.5" from a depot's or building's edge (within Harvest, Build and Repair reach), 0.6"
   from a model's base (within Fight reach).
 - It goes straight when it can: the longest legal step along the line, up to its
@@ -46,6 +59,7 @@ Readings chosen here:
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -64,9 +78,21 @@ from engines.nexo.activation import allowance, move_problem
 from engines.nexo.attacks import weapons_of
 from engines.nexo.geometry import EPS, Body, check_move, model_body, plan_move
 from engines.nexo.layout import DEPOT_RADIUS
-from engines.nexo.moves import DECIMALS, Go, Pos, Toward, fmt_pos
+from engines.nexo.moves import (
+    APOSTROPHES,
+    DECIMALS,
+    ENEMY_WORDS,
+    KIND_WORDS,
+    NAME_LEADS,
+    NEAREST_WORDS,
+    OWN_WORDS,
+    Go,
+    Pos,
+    Toward,
+    fmt_pos,
+)
 from engines.nexo.sight import Cover, cover
-from engines.nexo.state import Building, Model
+from engines.nexo.state import Building, Model, other
 from engines.nexo.terrain import Terrain
 from engines.nexo.world import World
 
@@ -82,6 +108,12 @@ STEP_GRAIN = 0.01
 """How finely :func:`longest_step` tries the steps along a path."""
 ROUTE_SLACK = 0.02
 """A straight step shorter than the allowance (or the room) by more than this looks for a route."""
+ALIASES: dict[str, str] = {"hq": "headquarters"}
+"""Names players write for a unit or building type besides its title and key, by the type's
+key (the ruleset has no place for them): ``toward the enemy HQ`` is ``toward the enemy
+headquarters``."""
+LISTED = 8
+"""A refusal of a goal named in words lists at most this many of the pieces there are."""
 
 
 @dataclass(frozen=True)
@@ -98,13 +130,31 @@ class Goal:
 
 
 @dataclass(frozen=True)
+class Name:
+    """A goal named in words, read (:func:`read_name`): whose it is and what it is.
+
+    ``owner`` is a seat (None: either side's) and ``whose`` how it was said: ``enemy``,
+    ``own``, a player's name, or None. ``kind`` is ``depot``, ``unit``, ``building`` or
+    None (any unit or building); ``type`` a unit or building type's key; ``id`` a goal's id.
+    """
+
+    owner: str | None = None
+    whose: str | None = None
+    kind: str | None = None
+    type: str | None = None
+    id: str | None = None
+
+
+@dataclass(frozen=True)
 class Resolved:
-    """A form resolved: the move to play, how far it goes, and the cover it ends in (``cover``)."""
+    """A form resolved: the move to play, how far it goes, the goal it heads for (``toward``)
+    and the cover it ends in (``cover``)."""
 
     go: Go
     distance: float
     cover: Cover = Cover.NONE
     threat: str | None = None
+    goal: Goal | None = None
 
     @property
     def end(self) -> Pos:
@@ -144,7 +194,10 @@ class _Refused(Exception):
 
 
 def find_goal(w: World, name: str) -> Goal | None:
-    """Returns the depot, unit or building ``name`` names (ids resolved as :meth:`World.resolve`), or None."""
+    """Returns the depot, unit or building ``name`` names (ids resolved as :meth:`World.resolve`), or None.
+
+    Only ids: a name in words is read by :func:`named_goal`, which needs the mover.
+    """
     for d in w.state.depots:
         if d.id.lower() == name.lower():
             return Goal("depot", d.id, d.x, d.y, Point(d.x, d.y).buffer(DEPOT_RADIUS), DEPOT_RADIUS)
@@ -152,11 +205,205 @@ def find_goal(w: World, name: str) -> Goal | None:
         pid = w.resolve(name)
     except IllegalMove:
         return None
-    p = w.piece(pid)
+    return goal_of(w, w.piece(pid))
+
+
+def goal_of(w: World, p: Model | Building) -> Goal:
+    """Returns the unit or building ``p`` as a goal."""
     body = w.body(p)
     if isinstance(p, Model):
-        return Goal("unit", pid, p.x, p.y, body.shape, w.unit_type(p).base_radius)
-    return Goal("building", pid, p.x, p.y, body.shape)
+        return Goal("unit", p.id, p.x, p.y, body.shape, w.unit_type(p).base_radius)
+    return Goal("building", p.id, p.x, p.y, body.shape)
+
+
+_WORD = re.compile(r"'|[^\s']+")
+
+
+def _words(text: str) -> list[str]:
+    """Returns the words of ``text``, each apostrophe a word of its own (``bob's``: bob ' s)."""
+    for mark in APOSTROPHES:
+        text = text.replace(mark, "'")
+    return _WORD.findall(text)
+
+
+def _flat(text: str) -> str:
+    """Returns ``text`` as :func:`read_name` compares it: its words, case-folded, one space apart."""
+    return " ".join(_words(text.casefold()))
+
+
+def _unsaid(words: list[str], said: frozenset[str]) -> list[str]:
+    """Returns ``words`` without the leading ones in ``said``."""
+    while words and words[0].casefold() in said:
+        words = words[1:]
+    return words
+
+
+def _possessive(words: list[str]) -> list[str]:
+    """Returns ``words`` without a leading ``'s`` (or ``'``, as in ``james'``)."""
+    if words[:2] == ["'", "s"] or words[:2] == ["'", "S"]:
+        return words[2:]
+    return words[1:] if words[:1] == ["'"] else words
+
+
+def _thing(w: World, words: list[str]) -> tuple[str | None, str | None, str | None] | None:
+    """Returns the (kind, type, id) ``words`` name (all None: nothing said), or None when they name nothing."""
+    low = [t.casefold() for t in words]
+    if not low:
+        return None, None, None
+    if low in (["depot"], ["carbonite", "depot"]):
+        return "depot", None, None
+    if low in (["unit"], ["building"]):
+        return low[0], None, None
+    if len(low) == 1 or (len(low) == 2 and low[0] in KIND_WORDS):
+        goal = find_goal(w, words[-1])
+        if goal is not None and (len(low) == 1 or goal.kind == low[0]):
+            return goal.kind, None, goal.id
+    phrase = " ".join(low)
+    phrase = ALIASES.get(phrase, phrase)
+    for key, ut in w.faction.units.items():
+        if phrase in (key, _flat(ut.title)):
+            return "unit", key, None
+    for key, bt in w.faction.buildings.items():
+        if phrase in (key, _flat(bt.title)):
+            return "building", key, None
+    return None
+
+
+def read_name(w: World, seat: str, text: str) -> Name | None:
+    """Returns what ``text`` names for the player at ``seat`` (see the module's readings), or None.
+
+    An owner word comes first; a player's name is tried only when the words do not name
+    something without it, seat by seat::
+
+        >>> from engines.nexo.data import default_ruleset
+        >>> from engines.nexo.scenario import load_scenario
+        >>> rules = default_ruleset()
+        >>> w = World(load_scenario(None, rules, seed=1), rules, names={"p1": "ann", "p2": "bob"})
+        >>> read_name(w, "p1", "the nearest enemy HQ")
+        Name(owner='p2', whose='enemy', kind='building', type='headquarters', id=None)
+        >>> read_name(w, "p1", "Bob's drudge"), read_name(w, "p1", "the big rock")
+        (Name(owner='p2', whose='bob', kind='unit', type='drudge', id=None), None)
+    """
+    words = _unsaid(_words(text), frozenset({"the"}))
+    words = _unsaid(words, NEAREST_WORDS)
+    head = words[0].casefold() if words else ""
+    tries: list[tuple[str | None, str | None, list[str]]] = []
+    if head in ENEMY_WORDS:
+        tries.append((other(seat), "enemy", _possessive(words[1:])))
+    elif head in OWN_WORDS:
+        tries.append((seat, "own", words[1:]))
+    else:
+        tries.append((None, None, words))
+        for seat_of, player in w.names.items():
+            said = _flat(player).split()
+            if said and [t.casefold() for t in words[:len(said)]] == said:
+                tries.append((seat_of, player, _possessive(words[len(said):])))
+    for owner, whose, rest in tries:
+        thing = _thing(w, _unsaid(rest, NEAREST_WORDS))
+        if thing is not None and (owner is not None or thing != (None, None, None)):
+            return Name(owner, whose, *thing)
+    return None
+
+
+def named_goal(w: World, m: Model, text: str) -> Goal:
+    """Returns the goal ``text`` names for ``m``: an id (:func:`find_goal`), else the nearest
+    match of a name in words (:func:`read_name`; centre to centre, then by id).
+
+    Raises IllegalMove when the words name something there is none of (naming what there
+    is), and :class:`_Refused` when they name nothing.
+    """
+    goal = find_goal(w, text)
+    if goal is not None:
+        return goal
+    name = read_name(w, m.owner, text)
+    if name is None:
+        raise _Refused(_unknown(w, text))
+
+    def far(x: float, y: float, pid: str) -> tuple[float, str]:
+        return math.dist((m.x, m.y), (x, y)), pid
+
+    if name.kind == "depot":
+        if name.owner is not None:
+            raise IllegalMove("A depot belongs to no one: write toward depot, or a depot's id like K1.")
+        d = min(w.state.depots, key=lambda d: far(d.x, d.y, d.id), default=None)
+        if d is None:
+            raise IllegalMove("There is no depot.")
+        found = find_goal(w, name.id or d.id)
+        assert found is not None
+        return found
+    pieces = [p for p in _pieces(w) if _fits(p, name)]
+    if name.id is not None and pieces:  # toward itself is refused by the caller
+        return goal_of(w, pieces[0])
+    others = [p for p in pieces if p.id != m.id]
+    if not others:
+        raise IllegalMove(_none_there(w, m, name, also_mover=bool(pieces)))
+    return goal_of(w, min(others, key=lambda p: far(p.x, p.y, p.id)))
+
+
+def _pieces(w: World) -> list[Model | Building]:
+    return [*w.state.models.values(), *w.state.buildings.values()]
+
+
+def _fits(p: Model | Building, name: Name) -> bool:
+    """True when ``p`` is what ``name`` names (wreckage only by its id)."""
+    if name.owner is not None and p.owner != name.owner:
+        return False
+    if name.id is not None:
+        return p.id == name.id
+    if isinstance(p, Building) and p.wreck:
+        return False
+    if name.kind is not None and name.kind != ("unit" if isinstance(p, Model) else "building"):
+        return False
+    return name.type is None or p.type == name.type
+
+
+def _title(w: World, p: Model | Building) -> str:
+    return w.unit_type(p).title if isinstance(p, Model) else w.faction.buildings[p.type].title
+
+
+def _id_order(pid: str) -> tuple[str, int, str]:
+    """Sorts ids as players count them: ``b2`` before ``b10``."""
+    digits = re.search(r"[0-9]+", pid)
+    return re.sub(r"[0-9]+", "", pid), int(digits.group()) if digits else 0, pid
+
+
+def _none_there(w: World, m: Model, name: Name, *, also_mover: bool) -> str:
+    """Returns the refusal of ``name`` matching nothing: what was not found, then what there is."""
+    if name.id is not None:
+        what = name.id
+    elif name.type is not None:
+        ut = w.faction.units.get(name.type)
+        what = ut.title if ut else w.faction.buildings[name.type].title
+    else:
+        what = name.kind or "piece"
+    what = ("other " if also_mover else "") + what
+    kind = name.kind if name.id is None else ("unit" if name.id in w.state.models else "building")
+    kinds = {"unit": "units", "building": "buildings"}.get(kind or "", "units and buildings")
+    there = sorted((p for p in _pieces(w) if p.id != m.id and _fits(p, Name(name.owner, kind=kind))),
+                   key=lambda p: _id_order(p.id))
+    items = [f"{p.id} {_title(w, p)}" for p in there[:LISTED]]
+    listed = ", ".join(items) + (f" and {len(there) - LISTED} more" if len(there) > LISTED else "") or "none"
+    if name.whose == "enemy":
+        return f"There is no enemy {what}; enemy {kinds}: {listed}."
+    if name.whose == "own":
+        return f"You have no {what}; your {kinds}: {listed}."
+    if name.whose is not None:
+        who = shown(name.whose, 20)
+        return f"{who} has no {what}; {who}'s {kinds}: {listed}."
+    return f"There is no {what}; {kinds}: {listed}."
+
+
+def _unknown(w: World, text: str) -> str:
+    """Returns why ``text`` names no goal, with the nearest word it may have meant."""
+    words = text.split()
+    choices = [*(d.id for d in w.state.depots), *w.state.models, *w.state.buildings] if len(words) == 1 else []
+    choices += [*w.faction.units, *w.faction.buildings, *ALIASES, *KIND_WORDS]
+    near = nearest(words[-1], choices) if words else None
+    meant = " ".join([*words[:-1], near]) if near else None
+    bare = len(words) == 1 and words[0].casefold() not in NAME_LEADS  # a mistyped id, as before names
+    hint = (f" (did you mean {meant}?)" if meant else
+            "" if bare else " (name it by its id, like K1 or b3, or in words, like the enemy HQ)")
+    return f"there is no depot, unit or building '{shown(text, 20)}'{hint}"
 
 
 def room(m: Model, radius: float, goal: Goal) -> float:
@@ -338,11 +585,7 @@ def routed_path(w: World, m: Model, bodies: list[Body], goal: Goal) -> list[Pos]
 
 
 def _toward(w: World, m: Model, verb: str, reach: float, bodies: list[Body], name: str) -> Resolved:
-    goal = find_goal(w, name)
-    if goal is None:
-        near = nearest(name, [*(d.id for d in w.state.depots), *w.state.models, *w.state.buildings])
-        raise _Refused(f"there is no depot, unit or building '{shown(name, 20)}'"
-                       + (f" (did you mean {near}?)" if near else ""))
+    goal = named_goal(w, m, name)
     if goal.id == m.id:
         raise _Refused("a unit cannot move toward itself")
     dist = room(m, w.unit_type(m).base_radius, goal)
@@ -362,7 +605,7 @@ def _toward(w: World, m: Model, verb: str, reach: float, bodies: list[Body], nam
                 best, gone = way, _length((m.x, m.y), way)
     if best is None:
         raise _Refused(str(problem))
-    return Resolved(Go(verb, m.id, best), gone)
+    return Resolved(Go(verb, m.id, best), gone, goal=goal)
 
 
 def _length(start: Pos, path: Sequence[Pos] | None) -> float:
@@ -436,12 +679,16 @@ def _into_cover(w: World, m: Model, verb: str, reach: float, bodies: list[Body])
 
 
 def label(w: World, r: Resolved, goal: Goal | None = None) -> str:
-    """Returns how a suggestion names a resolved form (``goal`` None: ``cover``).
+    """Returns how a suggestion names a resolved form (``goal`` None: the goal ``r`` heads
+    for, or ``cover`` when it has none).
 
     For example ``toward depot K1 (ends 12.5,30, 6")``, ``toward enemy trooper b3 (via
     12.55,13.45, ends 14,17.2, 6")`` (a route around obstacles) or ``into cover (ends 9,22,
-    2.5", light vs b3)``; the label of a Dash reads the same (its order says ``dash``).
+    2.5", light vs b3)``; the label of a Dash reads the same (its order says ``dash``). A goal
+    named in words is labelled by the piece picked: ``toward the enemy HQ`` reads ``toward
+    enemy headquarters B1 (ends …)``.
     """
+    goal = goal or r.goal
     ends = f"ends {fmt_pos(r.end)}, {round(r.distance, 1):g}\""
     if len(r.go.path) > 1:  # a route around obstacles: its waypoints first
         ends = "via " + " ".join(fmt_pos(p) for p in r.go.path[:-1]) + ", " + ends
@@ -451,7 +698,7 @@ def label(w: World, r: Resolved, goal: Goal | None = None) -> str:
         what = f"depot {goal.id}"
     else:
         p = w.piece(goal.id)
-        title = (w.unit_type(p).title if isinstance(p, Model) else w.faction.buildings[p.type].title).lower()
+        title = _title(w, p).lower()
         side = "own" if p.owner == w.piece(r.go.unit).owner else "enemy"
         what = f"{side} {title} {goal.id}"
     return f"toward {what} ({ends})"

@@ -9,6 +9,7 @@ import pytest
 from engines.core.errors import BadNotation, GameError, IllegalMove
 from engines.nexo.game import Nexo
 from engines.nexo.moves import Ambiguous, Construct, Go, Produce, Toward, parse_move, parse_pos
+from engines.nexo.toward import resolve_full
 from tests.engines.nexo.support import crossroads_game, unit
 
 CELL_K5 = (21.0, 9.0)
@@ -131,6 +132,33 @@ def test_a_refused_move_toward_an_ambiguous_word_says_how_to_write_the_cell() ->
 def test_to_toward_and_towards_lead_a_goal(text: str) -> None:
     g, _ = played(text)
     assert end_of(g) == end_of(played("move a3 toward K5")[0])
+
+
+@pytest.mark.parametrize("text, goal", [
+    ("move a3 toward the enemy HQ", "the enemy HQ"), ("move a3 towards enemy headquarters.", "enemy headquarters"),
+    ("move a3 to the enemy gunner", "the enemy gunner"), ("move a3 toward bob's generator", "bob's generator"),
+    ("move a3 toward depot", "depot"), ("move a3 the nearest depot", "the nearest depot"),
+    ("move a3 to enemy", "enemy"), ("move a3 enemy", "enemy"), ("move a3 toward the K5", "the K5"),
+])
+def test_a_goal_named_in_words_is_a_toward_form_kept_as_typed(text: str, goal: str) -> None:
+    assert parse_move(text) == Toward("move", "a3", goal)
+
+
+@pytest.mark.parametrize("text, goal", [("move a3 toward the enemy HQ", "B1"), ("move a3 to the nearest depot", "K5"),
+                                       ("move a3 to my generator", "A2"), ("move a3 toward enemy", "b3")])
+def test_a_goal_named_in_words_plays_as_the_piece_it_names(text: str, goal: str) -> None:
+    move = parse_move(text)
+    assert isinstance(move, Toward)
+    r = resolve_full(game().world(), "p1", move)
+    assert r.goal is not None and r.goal.id == goal
+    g, _ = played(text)
+    assert g.last_move == str(r.go) == played(f"move a3 toward {goal}")[0].last_move
+
+
+@pytest.mark.parametrize("text", ["move a1 to (3, 4)", "move a1 to p 9", "move a1 to cell k5", "move a1 to 9p k5",
+                                  "move a1 to 3 4"])
+def test_positions_after_to_are_never_read_as_names(text: str) -> None:
+    assert isinstance(parse_move(text), Go)
 
 
 def test_to_before_a_position_is_the_position() -> None:

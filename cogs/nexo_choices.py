@@ -1,7 +1,10 @@
 """What the ``/nexo`` commands suggest as a player types: only what is legal now, labelled to plan by.
 
 Every suggestion is taken from the engine's legal orders (or its "toward" forms), so a
-suggestion typed back is played as shown. Each function takes the game, the player
+suggestion typed back is played as shown; a position typed for ``move``/``dash`` is previewed
+first (:mod:`engines.nexo.preview`): where it lands and what it costs, or why it cannot go
+there and a legal move toward it instead (only when none exists is the suggestion one the
+game refuses, for the reason its label gives). Each function takes the game, the player
 asking and what they have typed so far, and returns ``(label, value)`` pairs, at most
 25 (Discord's limit), labels at most 100 characters::
 
@@ -16,12 +19,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from dataclasses import replace
 
 from engines.core import GameError
 from engines.nexo.game import Nexo
 from engines.nexo.legal import toward_forms
-from engines.nexo.moves import parse_pos
+from engines.nexo.moves import fmt_pos, parse_pos
 from engines.nexo.odds import attack_odds, odds_label
+from engines.nexo.preview import Preview, grid_cell, inches, preview
 from engines.nexo.state import SEATS, Model
 from engines.nexo.world import World
 
@@ -39,9 +44,7 @@ def cell(x: float, y: float) -> str:
     >>> cell(5.0, 13.0), cell(0.0, 59.9), cell(43.9, 0.0)
     ('C7', 'A30', 'V1')
     """
-    col = min(max(int(x // 2), 0), 21)
-    row = min(max(int(y // 2), 0), 29)
-    return f"{chr(ord('A') + col)}{row + 1}"
+    return grid_cell((x, y))
 
 
 def seat_of(game: Nexo, player: str) -> str:
@@ -91,7 +94,10 @@ def units(game: Nexo, player: str, verb: str, current: str) -> list[Choice]:
 
 
 def positions(game: Nexo, player: str, verb: str, unit: str, current: str) -> list[Choice]:
-    """Returns where ``unit`` may ``move``/``dash`` now: the toward forms, then the sampled ends."""
+    """Returns where ``unit`` may ``move``/``dash`` now: the toward forms, then the sampled ends.
+
+    When ``current`` reads as positions, the first suggestion previews it (:func:`preview_choice`).
+    """
     w = game.world()
     try:
         pid = w.resolve(unit)
@@ -100,6 +106,7 @@ def positions(game: Nexo, player: str, verb: str, unit: str, current: str) -> li
     m = w.state.models.get(pid)
     if m is None:
         return []
+    typed = preview_choice(preview(w, seat_of(game, player), verb, pid, current), current)
     pairs: list[Choice] = []
     for label, text in toward_forms(w, seat_of(game, player), pid):
         words = text.split()
@@ -109,7 +116,49 @@ def positions(game: Nexo, player: str, verb: str, unit: str, current: str) -> li
         if o[1] == pid:
             x, y = parse_pos(o[-1])
             pairs.append((f"{o[-1]} · {cell(x, y)} · {math.dist((m.x, m.y), (x, y)):.1f}\" away", " ".join(o[2:])))
-    return _matching(pairs, current)
+    found = _matching(pairs, current)
+    if typed is None:
+        return found
+    return [typed, *(c for c in found if c[1] != typed[1])][:MAX_CHOICES]
+
+
+def preview_choice(p: Preview | None, typed: str) -> Choice | None:
+    """Returns the suggestion previewing a typed position, or None (``p`` None, or no value fits).
+
+    It lands: ``30.8,16 · P9 · 4.2" of 6" Move``, its value the positions in canonical form.
+    It does not: ``can't reach 30.8,16: 9.1" away; a3 can Move 6" · instead: 26.1,17.5 (6")``
+    (the reason cut short when the label would be too long), its value the legal move
+    nearest the typed end, or the typed positions (refused, as the label says) when no move
+    gets nearer.
+    """
+    if p is None:
+        return None
+    if p.instead is not None and len(" ".join(fmt_pos(q) for q in p.instead)) > LABEL:
+        p = replace(p, instead=None)  # too long to be a suggestion's value
+    end = fmt_pos(p.end)
+    if p.lands:
+        via = ""
+        if len(p.path) > 1:
+            via = f" · via {fmt_pos(p.path[0])}" if len(p.path) == 2 else f" · via {len(p.path) - 1} waypoints"
+        difficult = " (Difficult Ground)" if p.difficult else ""
+        fire = f" · Overwatch: {', '.join(p.watchers)} can fire" if p.watchers else ""
+        label = f"{end} · {grid_cell(p.end)}{via} · {inches(p.cost or 0.0)}\" of {p.allowance_text}{difficult}{fire}"
+    else:
+        head, why, tails = f"can't reach {end}: ", p.problem or "", [""]
+        if p.instead is not None:
+            corners = len(p.instead) - 1
+            via = f" via {corners} waypoint{'s' if corners > 1 else ''}" if corners else ""
+            goes = f" · instead: {fmt_pos(p.instead[-1])}{via}"
+            tails = [f"{goes} ({inches(p.instead_cost)}\")", goes]
+        tail = next((t for t in tails if len(head) + len(why) + len(t) <= LABEL), tails[-1])
+        room = LABEL - len(head) - len(tail)
+        label = head + (why if len(why) <= room else why[:room - 1].rstrip() + "…") + tail
+    value = p.order
+    if len(value) > LABEL:
+        value = " ".join(typed.split())
+    if len(value) > LABEL or not value:
+        return None
+    return label[:LABEL], value
 
 
 def targets(game: Nexo, player: str, verb: str, unit: str, current: str) -> list[Choice]:

@@ -114,3 +114,64 @@ def test_done_offers_all_beside_each_piece_and_all_plays() -> None:
     offered = [v for _, v in choices.units(g, "Ann", "done", "")]
     assert offered[0] == "all" and {"a4", "a5"} <= set(offered)
     assert plays(g, "Ann", "done all")
+
+
+def test_a_typed_position_in_reach_is_suggested_first_with_its_cell_and_cost() -> None:
+    g = in_action()  # Ann's a4, a trooper (Move 6"), at (20, 24); Bob's b3 waits in Overwatch
+    label, value = choices.positions(g, "Ann", "move", "a4", "(21.5, 25.99)")[0]
+    assert (label, value) == ('21.5,25.99 · K13 · 2.5" of 6" Move · Overwatch: b3 can fire', "21.5,25.99")
+    assert plays(g, "Ann", f"move a4 {value}")
+    label, value = choices.positions(g, "Ann", "dash", "a4", "24 30")[0]
+    assert label.startswith('24,30 · M16 · 7.2" of 9" Dash') and value == "24,30"
+    assert plays(g, "Ann", f"dash a4 {value}")
+    label, _ = choices.positions(g, "Ann", "move", "a5", "31,21")[0]
+    assert label == '31,21 · P11 · 4.2" of 5" Move · Overwatch: b3 can fire'
+
+
+def test_a_typed_cell_is_suggested_as_the_position_it_stands_for() -> None:
+    g = in_action()
+    label, value = choices.positions(g, "Ann", "move", "a4", "k 13")[0]
+    assert label.startswith("21,25 · K13 · ") and value == "21,25" and plays(g, "Ann", f"move a4 {value}")
+
+
+def test_a_typed_position_out_of_reach_says_why_and_suggests_a_move_that_plays() -> None:
+    g = in_action()
+    label, value = choices.positions(g, "Ann", "move", "a4", "30.8,16")[0]
+    assert label.startswith("can't reach 30.8,16: 13.4\" away; a4 can Move 6\" · instead: ")
+    assert label.endswith('(6.0")')
+    assert value in label and plays(g, "Ann", f"move a4 {value}") and not plays(g, "Ann", "move a4 30.8,16")
+    label, value = choices.positions(g, "Ann", "move", "a4", "20,35")[0]  # Bob's b2 stands there
+    assert label.startswith("can't reach 20,35: runs into b2 · instead: ") and plays(g, "Ann", f"move a4 {value}")
+
+
+def test_a_typed_position_a_unit_may_not_move_to_now_is_refused_as_the_label_says() -> None:
+    g = in_action()
+    g.play("Ann", "shoot a4 b2")
+    label, value = choices.positions(g, "Ann", "dash", "a4", "22,26")[0]
+    assert label == "can't reach 22,26: a4 has shot or entered Overwatch and cannot Dash (core §16.5)"
+    assert value == "22,26" and not plays(g, "Ann", f"dash a4 {value}")
+
+
+def test_what_is_no_position_gets_the_usual_suggestions_only() -> None:
+    g = in_action()
+    for typed in ("", "toward", "b2", "22,"):
+        assert not any(label.startswith("can't reach") or " of 6\" Move" in label
+                       for label, _ in choices.positions(g, "Ann", "move", "a4", typed)), typed
+    assert choices.positions(g, "Ann", "move", "a4", "toward")[0][1].startswith("toward ")
+
+
+@pytest.mark.parametrize("typed", ["20,25 " * 16, "(20.25, 25.75) " * 7, "-12345.67,-12345.67",
+                                   "43.99,59.99", "0,0", "30.8,16 31,17 12,40"])
+def test_a_typed_preview_stays_within_discord_limits_and_plays_or_is_refused_as_labelled(typed: str) -> None:
+    g = in_action()
+    suggested = choices.positions(g, "Ann", "move", "a4", typed)
+    assert len(suggested) <= choices.MAX_CHOICES
+    for label, value in suggested[:1]:
+        assert len(label) <= choices.LABEL and len(value) <= choices.LABEL
+        assert plays(g, "Ann", f"move a4 {value}") == (not label.startswith("can't reach") or " · instead: " in label)
+
+
+def test_a_typed_path_too_long_for_a_suggestions_value_is_not_previewed() -> None:
+    g = in_action()
+    assert choices.positions(g, "Ann", "move", "a4", "20,25 " * 16)[0][1] == " ".join(["20,25"] * 16)
+    assert choices.positions(g, "Ann", "move", "a4", "20,25 " * 20) == []  # 119 characters

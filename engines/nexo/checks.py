@@ -21,7 +21,7 @@ from engines.nexo.data import parse_piece
 from engines.nexo.datatypes import Ruleset
 from engines.nexo.moves import MAX_WAYPOINTS
 from engines.nexo.reader import Reader, at
-from engines.nexo.state import SEATS, Phase
+from engines.nexo.state import SEATS, STANDING_ORDERS, Phase
 
 RESULTS = ("elimination", "concede", "stall", "round_limit")
 """How a game may end (``State.result``)."""
@@ -116,10 +116,13 @@ def check_state(data: dict[str, Any], rules: Ruleset) -> None:
     for seat in SEATS:
         p = at("sides", seat)
         side = r.obj(sides[seat], p)
-        _keys(r, side, p, ("carbonite", "passes", "reserve", "issued", "ended"))
+        keys = ("carbonite", "passes", "reserve", "issued", "ended")
+        _keys(r, side, p, (*keys, "standing") if "standing" in side else keys)  # saves before standing orders
         for key in ("carbonite", "passes", "issued"):
             r.int_(side, key, p, high=MAX_COUNT)
         r.flag(side, "ended", p)
+        if side.get("standing") is not None:
+            r.text(side, "standing", p, choices=STANDING_ORDERS)
         for i, res in enumerate(r.items(side, "reserve", p)):
             q = at(at(p, "reserve"), i)
             res = r.obj(res, q)

@@ -38,13 +38,15 @@ Readings chosen here:
   depot, unit or building of that id when there is one: it plays as ``toward`` that goal,
   and the mover alone is sent a note (a private ``note`` event, so the log and a replay
   are unchanged): "K5 is the depot; for the cell write cell K5.". Else it is the cell.
-- ``done all`` ends the active piece's activation, then has every piece still to activate
-  activate doing nothing, in id order, while the turn stays with the player (so, with strict
-  alternation, one piece unless the opponent has none left); it is logged as those ``done``.
-- ``harvest all`` (ruling 16) plays, in id order, each worker that can reach a depot with
-  room (nearest first) this activation: a move beside the depot if needed, then ``harvest``.
-  It goes on only while the turn stays with the player (strict alternation), so with enemy
-  workers still to act it plays one worker; the log keeps the orders it played.
+- ``harvest all`` and ``done all`` are standing orders (ruling 16's "every worker that can
+  harvest"): they are logged as typed and stand for the rest of the phase, in the player's
+  ``standing`` field. Each time the turn is the player's, the engine plays the next activation
+  for them at once: ``harvest all`` the first worker in id order that can reach a depot with
+  room (nearest first; a move beside it if needed, then ``harvest``), ``done all`` the active
+  piece, else the first piece still to activate, doing nothing. Alternation is kept: one
+  activation per turn. When no worker can harvest, ``harvest all`` lapses and the turn rests
+  with the player, who is sent a note. A new phase clears every standing order. Each played
+  activation is announced (``standing`` event), so the board says what was done for whom.
 - The turn clock (``timeout_moves``): ``forfeit`` is ``concede``. ``skip`` is one order,
   the player's current turn only (the turn then alternates): ``first them`` in the Initiative
   Phase (the player who is away does not open the round: the one who is there plays on);
@@ -256,7 +258,9 @@ class Nexo(Game):
     def _with_rng_move(self, seat: str, move: Move) -> tuple[str, list[Event]]:
         rng = Rng.load(self.state.rng)
         try:
-            return self._dispatch(self.world(), rng, seat, move)
+            w = self.world()
+            canonical, events = self._dispatch(w, rng, seat, move)
+            return canonical, events + self._standing(w, rng)
         finally:
             self.state.rng = rng.saved()
 
@@ -298,9 +302,9 @@ class Nexo(Game):
                 events += rounds.hand_over(w, seat)
             return canonical, events
         if isinstance(move, Word) and move.verb == "harvest all":
-            return self._harvest_all(w, rng, seat)
+            return self._harvest_all(w, seat)
         if isinstance(move, Word) and move.verb == "done all":
-            return self._done_all(w, rng, seat)
+            return self._done_all(w, seat)
         if isinstance(move, Word) and move.verb == "pass":
             return "pass", self._pass(w, seat)
         if s.phase != Phase.PRODUCTION:
@@ -311,45 +315,70 @@ class Nexo(Game):
             return str(move), production.construct(w, seat, move)
         return "end", rounds.end_production(w, seat, rng, self.options["round_limit"])
 
-    def _harvest_all(self, w: World, rng: Rng, seat: str) -> tuple[str, list[Event]]:
-        """Plays ruling 16's ``harvest all``: worker after worker, while the turn stays with ``seat``."""
+    def _harvest_all(self, w: World, seat: str) -> tuple[str, list[Event]]:
+        """Plays ruling 16's ``harvest all``: it stands for the rest of the Worker Phase (:meth:`_standing`)."""
         s = self.state
         if s.phase != Phase.WORKER:
             raise IllegalMove("'harvest all' is a Worker Phase order.")
-        done: list[str] = []
-        events: list[Event] = []
-        while not s.over and s.phase == Phase.WORKER and s.turn == seat:
-            found = legal.harvest_all(w, seat)
-            if found is None:
-                break
-            for text in found[1]:
-                if found[0].id not in s.models:
-                    break  # shot down by Overwatch on the way
-                canonical, evs = self._dispatch(w, rng, seat, parse_move(text))
-                done.append(canonical)
-                events += evs
-        if not done:
+        if legal.harvest_all(w, seat) is None:
             raise IllegalMove("None of your workers can reach a Carbonite depot with room this activation.")
-        return "; ".join(done), events
+        s.sides[seat].standing = "harvest all"
+        return "harvest all", []
 
-    def _done_all(self, w: World, rng: Rng, seat: str) -> tuple[str, list[Event]]:
-        """Plays ``done all``: the active piece, then every piece still to activate, ends its activation
-        doing nothing, one after another in id order while the turn stays with ``seat``."""
+    def _done_all(self, w: World, seat: str) -> tuple[str, list[Event]]:
+        """Plays ``done all``: it stands for the rest of the phase (:meth:`_standing`)."""
         s = self.state
         if s.phase not in (Phase.WORKER, Phase.ACTION):
             raise IllegalMove("'done all' is a Worker or Action Phase order.")
-        done: list[str] = []
-        events: list[Event] = []
-        while not s.over and s.phase in (Phase.WORKER, Phase.ACTION) and s.turn == seat:
-            idle = [s.active] if s.active is not None else sorted(p.id for p in w.eligible(seat, s.phase.value))
-            if not idle:
-                break
-            canonical, evs = self._dispatch(w, rng, seat, Unary("done", idle[0]))
-            done.append(canonical)
-            events += evs
-        if not done:
+        if s.active is None and not w.eligible(seat, s.phase.value):
             raise IllegalMove("None of your pieces is left to activate.")
-        return "; ".join(done), events
+        s.sides[seat].standing = "done all"
+        return "done all", []
+
+    def _standing(self, w: World, rng: Rng) -> list[Event]:
+        """Plays the standing orders of whoever has the turn, one activation after another.
+
+        ``harvest all`` plays the player's first worker (in id order) that can reach a depot
+        with room: a move beside it if needed, then ``harvest``; when none can, it lapses and the
+        turn rests with the player, who is told so. ``done all`` ends the active piece's
+        activation, else has the first piece still to activate activate doing nothing. Each
+        played order is announced as the player's (``standing`` events). It stops when the turn
+        is with a player who has no standing order; a new phase clears them all.
+        """
+        s = self.state
+        events: list[Event] = []
+        while not s.over and s.phase in (Phase.WORKER, Phase.ACTION) and s.turn is not None:
+            seat = s.turn
+            order = s.sides[seat].standing
+            if order == "harvest all":
+                found = legal.harvest_all(w, seat)
+                if found is None:
+                    s.sides[seat].standing = None
+                    events.append(event("note", "None of your other workers can reach a Carbonite depot with "
+                                        "room: your 'harvest all' has done what it can.", to=w.names[seat]))
+                    break
+                piece, texts = found[0].id, found[1]
+            elif order == "done all":
+                idle = [s.active] if s.active is not None else sorted(p.id for p in w.eligible(seat, s.phase.value))
+                if not idle:
+                    break
+                piece, texts = idle[0], [f"done {idle[0]}"]
+            else:
+                break
+            played: list[str] = []
+            evs: list[Event] = []
+            for text in texts:
+                if piece not in s.models and piece not in s.buildings:
+                    break  # shot down by Overwatch on the way
+                canonical, more = self._dispatch(w, rng, seat, parse_move(text))
+                played.append(canonical)
+                evs += more
+            if not played:
+                break
+            events.append(event("standing", f"{w.names[seat]}'s standing order '{order}': {'; '.join(played)}.",
+                                player=w.names[seat], orders=played))
+            events += evs
+        return events
 
     def _pass(self, w: World, seat: str) -> list[Event]:
         s = self.state
@@ -435,7 +464,8 @@ def _read_word(w: World, move: Ambiguous) -> tuple[Go | Toward, str | None]:
     """Returns what the lone word of ``move`` means here, and the note the mover is sent.
 
     A depot, unit or building of that id comes first: ``move a1 K5`` goes toward depot K5,
-    and when the word is also a grid cell the note says how to write the cell. A word that
+    and when the word is also a grid cell the note says how to write the cell. Then a goal
+    named in one word (``move a3 hq``, :func:`engines.nexo.toward.read_name`); a word that
     names nothing is the cell, or a position that cannot be read.
     """
     goal = toward.find_goal(w, move.word)
@@ -444,6 +474,9 @@ def _read_word(w: World, move: Ambiguous) -> tuple[Go | Toward, str | None]:
         note = None if move.cell is None else f"{goal.id} is {what}; for the cell write cell {move.word.upper()}."
         return Toward(move.verb, move.unit, move.word), note
     if move.cell is None:
+        with suppress(IllegalMove):
+            if toward.read_name(w, w.model(move.unit).owner, move.word) is not None:
+                return Toward(move.verb, move.unit, move.word), None  # a name in one word: 'move a3 hq'
         raise BadNotation(f"I can't read the position '{shown(move.word.lower(), 30)}': {POSITION_FORMS}.")
     return Go(move.verb, move.unit, (move.cell,)), None
 

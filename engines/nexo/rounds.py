@@ -80,6 +80,8 @@ def open_phase(w: World, phase: Phase) -> list[Event]:
     """Opens the Worker or Action Phase: resets activations, spends Pinned, counts Passes (core §6.4)."""
     s = w.state
     s.phase, s.active, s.harvests = phase, None, {}
+    for seat in SEATS:
+        s.sides[seat].standing = None
     events: list[Event] = []
     for p in _group(w, phase):
         p.activated, p.attacked = False, False
@@ -132,7 +134,7 @@ def open_production(w: World) -> list[Event]:
     s.phase, s.active, s.produced = Phase.PRODUCTION, None, []
     events = production.complete_sites(w)
     for seat in SEATS:
-        s.sides[seat].ended = False
+        s.sides[seat].ended, s.sides[seat].standing = False, None
     first = s.initiative or SEATS[0]
     for seat in (first, other(first)):  # reserves come in Initiative order (core §13)
         events += production.place_reserves(w, seat)

@@ -93,6 +93,10 @@ class Reserve:
     type: str
 
 
+STANDING_ORDERS = ("harvest all", "done all")
+"""The orders that stand for the rest of a phase once given (see :class:`Side`)."""
+
+
 @dataclass
 class Side:
     """One player's bank, Passes and reserve."""
@@ -104,6 +108,9 @@ class Side:
     """Ids handed out to new units and buildings so far (ids are never reused)."""
     ended: bool = False
     """True once the player has sent ``end`` in this Production Phase."""
+    standing: str | None = None
+    """The player's standing order this phase, ``harvest all`` or ``done all`` (house ruling 16):
+    it is played for them on each of their turns until it runs out or the phase ends."""
 
 
 @dataclass
@@ -212,7 +219,8 @@ class State:
             "models": {k: dict(vars(m)) for k, m in self.models.items()},
             "buildings": {k: dict(vars(b)) for k, b in self.buildings.items()},
             "sides": {k: {"carbonite": s.carbonite, "passes": s.passes,
-                          "reserve": [dict(vars(r)) for r in s.reserve], "issued": s.issued, "ended": s.ended}
+                          "reserve": [dict(vars(r)) for r in s.reserve], "issued": s.issued, "ended": s.ended,
+                          "standing": s.standing}
                       for k, s in self.sides.items()},
             "winner": self.winner, "over": self.over, "active": self.active, "harvests": dict(self.harvests),
             "produced": list(self.produced), "progress": self.progress, "quiet": self.quiet,
@@ -234,7 +242,7 @@ class State:
             models={k: Model(**m) for k, m in data["models"].items()},
             buildings={k: Building(**b) for k, b in data["buildings"].items()},
             sides={k: Side(int(s["carbonite"]), int(s["passes"]), [Reserve(**r) for r in s["reserve"]],
-                           int(s.get("issued", 0)), bool(s.get("ended", False)))
+                           int(s.get("issued", 0)), bool(s.get("ended", False)), s.get("standing"))
                    for k, s in data["sides"].items()},
             winner=data["winner"], over=bool(data["over"]), active=data.get("active"),
             harvests=dict(data.get("harvests", {})), produced=list(data.get("produced", [])),

@@ -108,7 +108,8 @@ async def test_two_full_rounds_through_commands_and_buttons(discord_test: Discor
     depots = await dt.autocomplete("nexo", "harvest", focused="depot", user="ann", worker="a1", depot="")
     assert depots and depots[0].startswith("K1 · Carbonite depot")
     assert "harvest a1 K1" in await played(dt, "ann", "harvest", worker="a1", depot="K1")
-    assert "harvest b1 K2" in await played(dt, "bob", "harvest", worker="all")
+    assert "harvest all" in await played(dt, "bob", "harvest", worker="all")
+    assert "Bob's standing order 'harvest all': harvest b1 K2." in said(boards(dt)[-1])
     view = (await table_of(tables, dt)).game.view(None)
     assert view["players"]["Ann"]["carbonite"] == 250 and view["players"]["Bob"]["carbonite"] == 250
     worker_board = boards(dt)[-1]

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from engines.core.errors import BadNotation, IllegalMove
-from engines.nexo.game import Nexo
 from tests.discord.tablehost.test_nexo_choices import in_action
 from tests.engines.nexo.support import HQ1, scenario_game, unit
 
@@ -89,20 +86,21 @@ def test_6_4_a_pass_is_refused_when_the_opponent_has_nothing_left() -> None:
     assert g.to_act() == ["bob"] and g.state.sides["p1"].passes == 0
 
 
-def test_done_all_ends_each_piece_left_while_the_turn_stays_yours() -> None:
-    state = json.loads(in_action().to_json())
-    del state["state"]["models"]["b2"]  # Bob keeps one piece to activate, Ann three (a4, a5, turret A4)
-    g = Nexo.from_json(json.dumps(state))
-    assert g.to_act() == ["Ann"]
+def test_done_all_stands_for_every_piece_left_this_phase() -> None:
+    g = in_action()  # Ann: a4, a5 and turret A4 to activate; Bob: b1 and b2 (and maybe more)
     ann = ("a4", "a5", "A4")
 
     def activated() -> int:
         return sum(g.world().piece(p).activated for p in ann)
 
-    g.play("Ann", "done all")  # strict alternation: one piece, then Bob's turn
-    assert g.to_act() == ["Bob"] and activated() == 1
-    g.play("Bob", "done all")
-    g.play("Ann", "done all")  # Bob has none left: Ann's other two in one order
+    assert g.to_act() == ["Ann"]
+    g.play("Ann", "done all")  # strict alternation: one piece now, then Bob's turn
+    assert g.to_act() == ["Bob"] and activated() == 1 and g.state.sides["p1"].standing == "done all"
+    while g.view(None)["phase"] == "action":  # each time Bob hands back the turn, Ann's next piece is done
+        assert g.to_act() == ["Bob"]
+        bob_piece = next(p.id for p in g.world().eligible("p2", "action"))
+        events = g.play("Bob", f"done {bob_piece}")
+        assert not [e for e in events if e["kind"] == "standing" and "Bob" in e["text"]]
     assert activated() == 3 and g.view(None)["phase"] == "production"
     with pytest.raises(IllegalMove, match="Worker or Action Phase"):
         g.play(g.to_act()[0], "done all")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engines.core.errors import IllegalMove
+from engines.nexo.game import Nexo
 from tests.engines.nexo.support import scenario_game, unit
 
 
@@ -120,18 +121,42 @@ def test_ruling_3_chained_orders_apply_in_turn() -> None:
     assert events[-1]["kind"] == "refused" and g.state.sides["p1"].carbonite == 250
 
 
-def test_ruling_16_harvest_all_sends_each_worker_to_its_nearest_depot_while_the_turn_lasts() -> None:
+def test_ruling_16_harvest_all_sends_every_worker_that_can_harvest_to_its_nearest_free_depot() -> None:
     ws = [unit("a1", "drudge", 10, 12), unit("a2", "drudge", 12, 14), unit("a3", "drudge", 36, 5)]
     g = scenario_game(ws, [unit("b1", "drudge", 34, 48)])
     assert "harvest all" in g.legal_moves("ann")
-    g.play("ann", "harvest all")  # bob has a worker to activate: one worker only
-    assert g.last_move.startswith("move a1 ") and g.last_move.endswith("; harvest a1 K1")
-    g.play("bob", "done b1")
-    g.play("ann", "harvest all")  # now the turn stays with ann: a2 goes, a3 is too far from any depot
-    assert g.last_move.endswith("harvest a2 K1") and "a3" not in g.last_move
+    events = g.play("ann", "harvest all")  # bob has a worker to activate: one worker now, the rest stands
+    assert g.last_move == "harvest all" and g.state.sides["p1"].standing == "harvest all"
+    assert next(e["orders"] for e in events if e["kind"] == "standing")[-1] == "harvest a1 K1"
+    assert g.to_act() == ["bob"] and g.state.sides["p1"].carbonite == 250
+    events = g.play("bob", "done b1")  # ann's turn again: her standing order plays a2; a3 is too far
+    standing = [e for e in events if e["kind"] == "standing"]
+    assert [e["orders"][-1] for e in standing] == ["harvest a2 K1"] and "ann's standing order" in standing[0]["text"]
     assert g.state.sides["p1"].carbonite == 300 and g.to_act() == ["ann"]
+    assert g.state.sides["p1"].standing is None  # it lapsed: the turn rests with ann, who is told so
+    assert any(e["kind"] == "note" and e.get("to") == "ann" for e in events)
     with pytest.raises(IllegalMove, match="None of your workers"):
         g.play("ann", "harvest all")
+
+
+def test_ruling_16_a_standing_order_is_replayed_from_the_log_and_survives_a_save() -> None:
+    ws = [unit("a1", "drudge", 10, 12), unit("a2", "drudge", 12, 14)]
+    g = scenario_game(ws, [unit("b1", "drudge", 34, 48), unit("b2", "drudge", 30, 48)])
+    g.play("ann", "harvest all")
+    saved = Nexo.from_json(g.to_json())  # bob to act, ann's order standing
+    assert saved.state.sides["p1"].standing == "harvest all"
+    saved.play("bob", "done b1")
+    g.play("bob", "done b1")
+    assert saved.dump_state() == g.dump_state() and g.state.sides["p1"].carbonite == 300
+
+
+def test_ruling_16_standing_orders_end_with_their_phase() -> None:
+    ws = [unit("a1", "drudge", 10, 12), unit("a5", "trooper", 20, 20)]
+    g = scenario_game(ws, [unit("b1", "drudge", 34, 48), unit("b2", "drudge", 30, 48)])
+    g.play("ann", "harvest all")
+    g.play("bob", "done b1")
+    g.play("bob", "done b2")  # ann had nothing left: the Worker Phase is over
+    assert g.state.phase.value == "action" and all(side.standing is None for side in g.state.sides.values())
 
 
 def test_ruling_6_overwatch_also_fires_at_workers_moving_in_the_worker_phase() -> None:

@@ -14,6 +14,7 @@ import discord
 
 from cogs.buttons import confirm_view, confirmation
 from cogs.client import refusal
+from cogs.hands import told_in_reply
 from cogs.picker import next_step, picking_of, private, step_view
 from cogs.replies import JUMP, Answer, Interaction, begin, deliver, deliver_done, person
 from cogs.surface import title_of
@@ -26,6 +27,8 @@ from host.tables import NoGame, Stale
 
 log = logging.getLogger(__name__)
 
+REPLY_LIMIT = 2000
+"""Discord's longest message: a reply with the notes of a long move is cut to it."""
 THREAD_LINKS = 5
 """Threads a command in their parent channel lists at most."""
 THREAD_SCAN = 100
@@ -307,6 +310,8 @@ async def played(interaction: Interaction, out: Outbox, in_place: bool) -> tuple
     while the live board catches up.
     """
     text = f"Played `{out.move}`."
+    if notes := told_in_reply(out, str(interaction.user.id)):  # "K5 is the depot; for the cell write cell K5."
+        text = f"{text} {' '.join(notes)}"[:REPLY_LIMIT]
     if not in_place or out.move is None:
         return text, None
     try:

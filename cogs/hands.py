@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from cogs.surface import surface_of
+from engines import KITS
 from host.outbox import Outbox
 
 if TYPE_CHECKING:
@@ -49,6 +50,19 @@ def where_line(channel: object, title: str) -> str:
     return f"**{title}** in {place}"
 
 
+def told_in_reply(out: Outbox, uid: str) -> list[str]:
+    """Returns the notes a move sent its own player that their reply carries rather than a DM.
+
+    In a game without hands (Nexohominis) the mover's notes ("K5 is the depot; for the cell
+    write cell K5.") belong beside "Played", where they look; a game with hands keeps every
+    note in the hand DM, beside the hand it is about ("You draw 2S").
+    """
+    kit = KITS.get(out.game)
+    if uid != out.actor_id or kit is None or kit.engine.HAS_SECRETS:
+        return []
+    return out.private.get(uid, [])
+
+
 def hand_message(out: Outbox, uid: str, head: str, notes: list[str]) -> str:
     """Returns the text of a player's hand DM: where, their private view, the latest private notes."""
     parts = [head]
@@ -70,7 +84,7 @@ async def send_hands(bot: Tablehost, channel: discord.abc.Messageable, out: Outb
     head = where_line(channel, title)
     store = bot.tables.store
     for uid in dict.fromkeys([*out.private, *out.secrets]):
-        if done.get(uid):
+        if done.get(uid) or (uid not in out.secrets and told_in_reply(out, uid)):
             continue
         notes = out.private.get(uid, [])
         text = hand_message(out, uid, head, notes)

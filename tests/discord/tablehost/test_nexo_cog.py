@@ -115,3 +115,21 @@ async def test_nexo_orders_plays_the_lines_in_order_as_one_move_and_stops_at_the
     boards = sum(r in ("PATCH /channels/{channel_id}/messages/{message_id}", "POST /channels/{channel_id}/messages")
                  for r in routes)
     assert boards <= 3, routes  # the batch shown once: its board (closing the last turn's, pinging the next)
+
+
+async def test_a_word_read_as_the_depot_says_so_in_the_reply_and_sends_no_dm(
+    discord_test: DiscordTest, tables: Tables
+) -> None:
+    dt = discord_test
+    channel, table = await past_the_initiative(dt, tables)
+    actor = table.game.to_act()[0]
+    seat = table.game.players.index(actor)
+    worker = min(m.id for m in table.game.world().state.models.values()
+                 if m.owner == ("p1", "p2")[seat] and table.game.world().unit_type(m).is_worker)
+    depot = min(d.id for d in table.game.world().state.depots)  # K1: a depot, and a grid cell too
+    dms = len(dt.dms(NAMES[actor]))
+    record = await dt.slash("nexo", "move", user=NAMES[actor], unit=worker, to=depot)
+    assert record.content.startswith("Played `move ") and record.content.endswith(
+        f"{depot} is the depot; for the cell write cell {depot}."), record.content
+    assert len(dt.dms(NAMES[actor])) == dms  # told where they look, not in a DM
+    assert (await tables.table(channel)).row.version == table.row.version + 1

@@ -51,7 +51,9 @@ Readings chosen here:
   barricade, pipe, debris, sealed structure, ruin feature or building the threat's line
   crosses. Sight is not considered. The spots tried lie on a 0.5" lattice around the unit,
   nearest first (ties by x, then y); the first in cover that a straight move reaches is
-  the end. A unit already in cover where it stands, or with no armed enemy, is refused.
+  the end. When none is, the shortest route around the obstacles to one of the nearest
+  :data:`ROUTED_COVER` spots in cover is the move, if it is within reach. A unit already
+  in cover where it stands, or with no armed enemy, is refused.
 - Only what the unit has done is checked here (a second Movement Action, a Dash after
   shooting, a worker's Dash); eligibility and the turn are checked when the move is played.
 """
@@ -104,6 +106,8 @@ BESIDE = 0.3
 """A unit with no more than this to go toward its goal is already beside it."""
 LATTICE = 0.5
 """The spacing of the spots ``cover`` tries."""
+ROUTED_COVER = 40
+"""Spots in cover, nearest first, that ``cover`` may route to when no straight move reaches one."""
 STEP_GRAIN = 0.01
 """How finely :func:`longest_step` tries the steps along a path."""
 ROUTE_SLACK = 0.02
@@ -570,9 +574,7 @@ def routed_path(w: World, m: Model, bodies: list[Body], goal: Goal) -> list[Pos]
     (:func:`engines.nexo.route.route`, toward the goal's centre, else a spot beside it), or None."""
     radius = w.unit_type(m).base_radius
     need = radius + (MODEL_GAP if goal.kind == "unit" else EDGE_GAP)
-    blocks: list[tuple[BaseGeometry, float | None]] = [(s, None) for s in route.obstacles(w.terrain, [])]
-    blocks += [(b.shape, b.radius if b.kind == "model" else None) for b in bodies
-               if b.id not in (m.id, goal.id) and b.kind != "wreckage"]
+    blocks = _blocks(w, m, bodies, goal.id)
     start = (m.x, m.y)
     path = route.route(w.terrain, start, [(goal.x, goal.y)], radius, blocks)
     if path is None:
@@ -582,6 +584,15 @@ def routed_path(w: World, m: Model, bodies: list[Body], goal: Goal) -> list[Pos]
         return None
     path = [(round(x, DECIMALS), round(y, DECIMALS)) for x, y in path[:-1]] + [path[-1]]
     return stop_short(start, path, goal, need)
+
+
+def _blocks(w: World, m: Model, bodies: list[Body], goal: str | None = None) -> list[tuple[BaseGeometry, float | None]]:
+    """Returns what a route of ``m`` goes around: impassable terrain, and every body but its own,
+    the goal's and wreckage's (each with its base radius, None for a footprint)."""
+    blocks: list[tuple[BaseGeometry, float | None]] = [(s, None) for s in route.obstacles(w.terrain, [])]
+    blocks += [(b.shape, b.radius if b.kind == "model" else None) for b in bodies
+               if b.id not in (m.id, goal) and b.kind != "wreckage"]
+    return blocks
 
 
 def _toward(w: World, m: Model, verb: str, reach: float, bodies: list[Body], name: str) -> Resolved:
@@ -669,12 +680,25 @@ def _into_cover(w: World, m: Model, verb: str, reach: float, bodies: list[Body])
     spots = lattice(m.x, m.y, reach)
     sources = _cover_sources(w, radius, bodies, foe.id)
     near = shapely.intersects(shapely.points(np.array(spots)), sources) if spots else np.array([], bool)
+    behind: dict[Pos, Cover] = {}  # spots in cover that no straight move reaches: routed to
     for (x, y), ok in zip(spots, near, strict=True):
         if not ok:
             continue
         got = cover(w.terrain, seen_from, model_body(m.id, x, y, radius), bodies)
         if got and end_problem(w, m, (x, y), reach, bodies) is None:
             return Resolved(Go(verb, m.id, ((x, y),)), math.dist((m.x, m.y), (x, y)), got, foe.id)
+        if got:
+            behind[(x, y)] = got
+    blocks = _blocks(w, m, bodies)
+    if behind:  # only spots a base may stand on, the nearest first
+        taken = shapely.union_all([no_stop_zone(w.terrain, radius), *(route.grow(s, radius, r) for s, r in blocks)])
+        free = ~shapely.intersects(taken, shapely.points(np.array(list(behind))))
+        behind = dict([spot for spot, ok in zip(behind.items(), free, strict=True) if ok][:ROUTED_COVER])
+    path = route.route(w.terrain, (m.x, m.y), list(behind), radius, blocks) if behind else None
+    if path is not None and path[-1] in behind:
+        path = [(round(x, DECIMALS), round(y, DECIMALS)) for x, y in path]
+        if path_problem(w, m, path, reach, bodies) is None:
+            return Resolved(Go(verb, m.id, tuple(path)), _length((m.x, m.y), path), behind[path[-1]], foe.id)
     raise _Refused(f"no spot within {reach:g}\" gives it cover from {foe.id}")
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import re
@@ -130,6 +131,21 @@ def test_cover_inside_a_ruin() -> None:
     g = action([unit("a5", "trooper", 22, 20)], [unit("b5", "trooper", 22, 40)], terrain=[ruin])
     g.play("ann", "move a5 cover")
     assert g.last_move == "move a5 25,20"
+
+
+def test_cover_routes_around_a_sealed_structure_when_no_straight_move_reaches_cover() -> None:
+    wall = {"id": "S8", "type": "sealed", "poly": [[20, 25], [24, 25], [24, 27], [20, 27]]}
+    g = action([unit("a5", "trooper", 22, 28.3)], [unit("b5", "trooper", 22, 45)], terrain=[wall])
+    with pytest.raises(IllegalMove, match="no spot within 6\" gives it cover from b5"):
+        g.play("ann", "move a5 cover")  # every spot behind the wall is over 6" away round it
+    g.play("ann", "dash a5 cover")
+    assert g.last_move is not None
+    path = [(22.0, 28.3), *(parse_pos(p) for p in g.last_move.split()[2:])]
+    assert len(path) >= 3 and path[-1][1] < 25  # round a corner, to behind the wall
+    assert sum(math.dist(a, b) for a, b in itertools.pairwise(path)) <= 9
+    assert g.to_act() == ["bob"]  # a Dash with no one to Fight ends the activation (ruling 16)
+    shot = [e for e in g.play("bob", "shoot b5 a5") if e["kind"] == "shoot"]
+    assert shot[0]["cover"] in ("light", "heavy")
 
 
 def test_cover_is_refused_when_already_in_cover_or_nothing_to_hide_from() -> None:

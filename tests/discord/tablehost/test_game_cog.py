@@ -451,7 +451,7 @@ async def test_rules_come_privately_in_pages(discord_test: DiscordTest) -> None:
     await discord_test.click(page, "Next", user="ann")
     assert "*Page 2 of 5*" in discord_test.ephemerals("ann")[-1].content
     nexo = await discord_test.slash("game", "rules", user="ann", game="nexo")
-    assert nexo.ephemeral and "*Page 1 of 6*" in nexo.content
+    assert nexo.ephemeral and "*Page 1 of 5*" in nexo.content
 
 
 async def test_rules_of_an_unknown_game_list_the_games_that_have_a_summary(discord_test: DiscordTest) -> None:

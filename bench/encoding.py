@@ -99,14 +99,14 @@ def random_move(game: Any, rng: random.Random, prefer: str | None = None) -> Non
 def xisk_game(seed: int = 3, turns: int = 20) -> Game:
     """Returns the views after each move of a 3-player XISK game to the end of turn ``turns``."""
     from engines.xisk.game import Xisk
-    from render.xisk import COMPRESS_LEVEL, draw_picture
+    from render.xisk import draw_picture
 
     g, rng, views = Xisk.new(["ann", "bob", "cy"], seed=seed), random.Random(seed), []
     while not g.is_over and g.view(None)["turn_number"] <= turns:
         random_move(g, rng, prefer="attack")
         views.append(g.view(None))
     return Game("xisk", f"3 players, {len(views)} moves to the end of turn {turns}", views, draw_picture,
-                lambda im: to_png(im, compress_level=COMPRESS_LEVEL), f"PNG level {COMPRESS_LEVEL}")
+                lambda im: to_png(im, compress_level=6), "PNG level 6 (sent before WebP)")
 
 
 def nxs_game(seed: int = 5, moves: int = 60) -> Game:

@@ -167,18 +167,24 @@ EXTENSIONS = {b"\x89PNG": "png", b"RIFF": "webp", b"GIF8": "gif"}
 """A picture's first four bytes, and the file name extension they call for."""
 
 
+def to_webp(image: Image.Image, *, method: int = WEBP_METHOD, effort: int = WEBP_EFFORT) -> bytes:
+    """Returns the image encoded as lossless WebP (identical pixels) at that method and effort."""
+    buf = io.BytesIO()
+    image.save(buf, format="WEBP", lossless=True, method=method, quality=effort)
+    return buf.getvalue()
+
+
 def encode(image: Image.Image, *, compress_level: int = 3) -> bytes:
     """Returns a finished picture as sent: a paletted one as PNG, a full-colour one as lossless WebP.
 
     Chosen by measurement (``bench/encoding.py``): a full-colour Nexohominis board is 0.42×
     the PNG's bytes as WebP at method 5, effort 0, with identical pixels, in less time; a
-    paletted XISK or NXS board is smallest as WebP only at 2 to 6× the PNG's time, so it stays PNG.
+    paletted NXS board is smallest as WebP only at 2 to 6× the PNG's time, so it stays PNG.
+    XISK measures its own choice (:data:`render.xisk.WEBP_METHOD`) and calls :func:`to_webp`.
     """
     if image.mode == "P":
         return to_png(image, compress_level=compress_level)
-    buf = io.BytesIO()
-    image.save(buf, format="WEBP", lossless=True, method=WEBP_METHOD, quality=WEBP_EFFORT)
-    return buf.getvalue()
+    return to_webp(image)
 
 
 def extension(picture: bytes) -> str:

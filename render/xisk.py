@@ -4,7 +4,7 @@ Drawn from the spectator view (``view(None)``) only, so it cannot show a hidden 
 The felt, the palette and the disc patches are built once and cached
 (:mod:`render.xisk_palette`); each call copies the paletted felt, pastes a patch per
 country, draws the last attack's arrow and maps a freshly drawn panel. The picture is
-1100×825, so Discord's 550-px preview still shows every chip count, every country's code
+800×600, so Discord's 550-px preview still shows every chip count, every country's code
 (which moves accept for the country), the phase and who is to act at least 9 px tall
 (``labels`` records every such text for the tests)::
 
@@ -14,7 +14,8 @@ country, draws the last attack's arrow and maps a freshly drawn panel. The pictu
     ...         "cards_held": {"ann": 14, "bob": 14}, "sets_redeemed": 0, "next_set_value": 1,
     ...         "supply_left": 0, "claims_left": 28, "invade": None, "last_battle": None,
     ...         "eliminated": [], "winner": None}
-    >>> render(view)[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
+    >>> picture = render(view)
+    >>> picture[:4] + picture[8:12] == b"RIFFWEBP"
     True
 
 Marks: ``highlight`` (country ids) rings those countries in white.
@@ -28,20 +29,25 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import Labels, encode
-from render.xisk_layers import OUTLINE, RADIUS, chip_label, count_ink, is_wrapped, owner_style, wrap_stub
+from render.common import Labels, to_webp
+from render.xisk_layers import OUTLINE, RADIUS, SCALE, chip_label, count_ink, is_wrapped, owner_style, px, wrap_stub
 from render.xisk_palette import WHITE, PalettedFelt, disc_patch, paletted_felt
 from render.xisk_panel import draw_panel, seats
 
-COMPRESS_LEVEL = 6
-"""zlib level of the PNG: a paletted picture encodes fast even at this level, and smaller."""
+WEBP_METHOD, WEBP_EFFORT = 1, 25
+"""Lossless WebP's method and effort for the paletted picture, the fewest bytes within the time allowed.
+
+Measured over the 173 moves of ``bench/bytes.py`` (800×600, flat continents): PNG at zlib level 6 is
+43.8 KiB a move in 6.6 ms, WebP method 1 effort 25 38.3 KiB in 18.6 ms, effort 30 33.4 KiB in 22.5 ms;
+with the drawing (2.5 ms) effort 25 is about today's CPU per move of the 1600-px PNG it replaced, and 30 near
+its 1.3× limit, which a busy moment would cross. The pixels are identical to the paletted picture's."""
 
 Point = tuple[float, float]
 
 
 def render(view: dict[str, Any], **marks: Any) -> bytes:
-    """Returns the PNG picture of a spectator view of XISK; ``marks`` may name ``highlight``."""
-    return encode(draw_picture(view, **marks), compress_level=COMPRESS_LEVEL)
+    """Returns the picture (lossless WebP) of a spectator view of XISK; ``marks`` may name ``highlight``."""
+    return to_webp(draw_picture(view, **marks), method=WEBP_METHOD, effort=WEBP_EFFORT)
 
 
 def draw_picture(view: dict[str, Any], *, highlight: Iterable[str] = (), labels: Labels | None = None,
@@ -71,8 +77,8 @@ def draw_picture(view: dict[str, Any], *, highlight: Iterable[str] = (), labels:
     for c in highlight:
         if c in board.positions:
             x, y = board.positions[c]
-            r = RADIUS + 5
-            draw.ellipse((x - r, y - r, x + r, y + r), outline=white, width=3)
+            r = RADIUS + px(5)
+            draw.ellipse((x - r, y - r, x + r, y + r), outline=white, width=px(3))
     battle = view.get("last_battle")
     if battle and battle.get("from") in board.positions and battle.get("to") in board.positions:
         _arrow(felt, draw, battle["from"], battle["to"], head=False)
@@ -93,7 +99,8 @@ def _arrow_box(felt: PalettedFelt, src: str, dst: str) -> tuple[float, float, fl
     if is_wrapped(board, src, dst):
         points += [wrap_stub(board, src, dst)[1], wrap_stub(board, dst, src)[1]]
     xs, ys = [p[0] for p in points], [p[1] for p in points]
-    return min(xs) - 21, min(ys) - 21, max(xs) + 21, max(ys) + 21
+    m = px(21)
+    return min(xs) - m, min(ys) - m, max(xs) + m, max(ys) + m
 
 
 def _names_on_top(felt: PalettedFelt, image: Image.Image, area: tuple[float, float, float, float]) -> None:
@@ -116,9 +123,9 @@ def _segments(felt: PalettedFelt, src: str, dst: str) -> list[tuple[Point, Point
     if is_wrapped(board, src, dst):
         a0, a1 = wrap_stub(board, src, dst)
         b1, b0 = wrap_stub(board, dst, src)
-        return [(_toward(a0, a1, RADIUS + 3), a1), (b0, _toward(b1, b0, RADIUS + 3))]
+        return [(_toward(a0, a1, RADIUS + px(3)), a1), (b0, _toward(b1, b0, RADIUS + px(3)))]
     a, b = board.positions[src], board.positions[dst]
-    return [(_toward(a, b, RADIUS + 1), _toward(b, a, RADIUS + 1))]
+    return [(_toward(a, b, RADIUS + px(1)), _toward(b, a, RADIUS + px(1)))]
 
 
 def _arrow(felt: PalettedFelt, draw: ImageDraw.ImageDraw, src: str, dst: str, *, head: bool) -> None:
@@ -128,12 +135,12 @@ def _arrow(felt: PalettedFelt, draw: ImageDraw.ImageDraw, src: str, dst: str, *,
     start, end = segments[-1]
     angle = math.atan2(end[1] - start[1], end[0] - start[0])
     length = math.hypot(end[0] - start[0], end[1] - start[1])
-    size = min(19.0, max(11.0, length * 0.6))
+    size = min(19.0 * SCALE, max(11.0 * SCALE, length * 0.6))
     if head:
         wings = [(end[0] - size * math.cos(angle + s), end[1] - size * math.sin(angle + s)) for s in (0.45, -0.45)]
-        draw.polygon([end, *wings], fill=white, outline=dark, width=2)
+        draw.polygon([end, *wings], fill=white, outline=dark, width=px(2))
         return
     segments[-1] = (start, _toward(end, start, size * 0.6))
     for a, b in segments:
-        draw.line((*a, *b), fill=dark, width=9)
-        draw.line((*a, *b), fill=white, width=5)
+        draw.line((*a, *b), fill=dark, width=px(9))
+        draw.line((*a, *b), fill=white, width=px(5))

@@ -7,8 +7,15 @@ copies that for each picture. The map's own coordinates are scaled to a picture
 whole is near 4:3 and Discord's narrow preview is not a strip::
 
     >>> layer = static_layer()
-    >>> layer.image.size == (PICTURE_WIDTH, layer.board.canvas[1] + PANEL_HEIGHT) == (1100, 825)
+    >>> layer.image.size == (PICTURE_WIDTH, layer.board.canvas[1] + PANEL_HEIGHT) == (800, 600)
     True
+
+Sizes are written as they were designed, for a picture :data:`DESIGN_WIDTH` wide, and
+scaled to the picture with :func:`px` (lengths) and :func:`text_px` (font sizes, rounded up
+so a text never reads smaller than designed)::
+
+    >>> px(21), text_px(27)
+    (15, 20)
 """
 
 from __future__ import annotations
@@ -23,33 +30,50 @@ from PIL import Image, ImageDraw, ImageFilter
 from engines.xisk.board import Board, load_board
 from render.common import BACKGROUND, INK, MUTED, NEUTRAL, PANEL, Colour, Label, font, player_style
 
-PICTURE_WIDTH = 1100
-"""Width of the picture: twice Discord's 550-px preview, about a phone's width in device pixels.
+DESIGN_WIDTH = 1100
+"""Width of the picture the sizes in this module and :mod:`render.xisk_panel` are written for."""
+PICTURE_WIDTH = 800
+"""Width of the picture as sent: Discord shows it about 550 px wide, so drawn 800 px wide it is
+shrunk by a third, and every text keeps the size it was designed to have there.
 
-Every size below is in this picture's pixels. A wider picture reads no better in the preview
-(its texts grow with it) but costs more bytes and time: at 1600 px it was 1.6× the bytes."""
-PANEL_HEIGHT = 137
-"""Height of the panel below the map (a 1600×1000 map, drawn 1100×688, makes a 1100×825 picture, 4:3)."""
-RADIUS = 21
+A wider picture reads no better in the preview (its texts grow with it) but costs more bytes and
+time: drawn 1100 px wide each move was 1.8× the bytes (``bench/bytes.py``), at 1600 px 3×."""
+SCALE = PICTURE_WIDTH / DESIGN_WIDTH
+"""Picture pixels per design pixel."""
+
+
+def px(length: float) -> int:
+    """Returns a design length in picture pixels, rounded (never below one for a positive length)."""
+    return max(1, round(length * SCALE)) if length > 0 else round(length * SCALE)
+
+
+def text_px(size: float) -> int:
+    """Returns a design font size in picture pixels, rounded up (a text may read larger, never smaller)."""
+    return math.ceil(size * SCALE - 1e-9)
+
+
+PANEL_HEIGHT = px(137)
+"""Height of the panel below the map (a 1600×1000 map, drawn 800×500, makes an 800×600 picture, 4:3)."""
+RADIUS = px(21)
 """Radius of a country's disc, in pixels (room for a two-digit count legible in the preview)."""
-BADGE = 10
-"""Radius of the owner's letter badge on a disc's upper left."""
+BADGE = text_px(10)
+"""Radius of the owner's letter badge on a disc's upper left (rounded up like a font size: it holds a letter)."""
 BADGE_OFFSET = 0.8
 """The badge's centre lies this fraction of the radius left of and above the disc's centre."""
-CHIP_SIZE = 27
+CHIP_SIZE = text_px(27)
 """Font size of a chip count of one or two digits (at 550 px wide its digits are over 9 px tall)."""
-NAME_SIZE = 11
+NAME_SIZE = text_px(11)
 """Font size of the country's full name, under its code (a key for the eye; moves take the code)."""
-CODE_SIZE = 27
+CODE_SIZE = text_px(27)
 """Font size of a country's code (its capitals are over 9 px tall at 550 px wide)."""
 CODE_BOLD = 1
 """Stroke, in the code's own ink, that makes it bold."""
-CODE_HALO = 3
+CODE_HALO = px(3)
 """Width of the dark halo around a code, so it reads over any tint, line or arrow."""
 SUPERSAMPLE = 4
 """Sprites are drawn this many times larger, then shrunk, for smooth edges."""
-REGION_LEVELS = 3
-"""Steps of a continent's soft edge (few flat steps keep the palette small and the PNG light)."""
+REGION_LEVELS = 1
+"""Steps of a continent's edge: one, a flat tint with a smooth outline (each soft step cost about 4% of the bytes)."""
 REGION_ALPHA = 64
 """Opacity (of 255) of a continent's tint at its core."""
 NEUTRAL_OWNER = "neutral"
@@ -118,7 +142,7 @@ def chip_point(xy: tuple[float, float]) -> tuple[float, float]:
 
 def chip_label(xy: tuple[float, float], text: str) -> Label:
     """Returns the chip count ``text`` as drawn on the disc centred at ``xy`` (three digits shrink)."""
-    size = CHIP_SIZE if len(text) <= 2 else 20
+    size = CHIP_SIZE if len(text) <= 2 else text_px(20)
     return Label.at("chips", text, size, chip_point(xy), anchor="mm", stroke=1)
 
 
@@ -144,19 +168,19 @@ def _regions(board: Board, base: Image.Image) -> None:
     for cont in board.continents.values():
         mask = Image.new("L", (w // scale, h // scale), 0)
         draw = ImageDraw.Draw(mask)
-        r = 43 / scale
+        r = px(43) / scale
         for c in cont.countries:
             x, y = board.positions[c]
             draw.ellipse((x / scale - r, y / scale - r, x / scale + r, y / scale + r), fill=255)
         for a, b in board.edges:
             if board.continent_of[a] == board.continent_of[b] == cont.id:
                 (ax, ay), (bx, by) = board.positions[a], board.positions[b]
-                draw.line((ax / scale, ay / scale, bx / scale, by / scale), fill=255, width=round(48 / scale))
+                draw.line((ax / scale, ay / scale, bx / scale, by / scale), fill=255, width=round(px(48) / scale))
         for a, b, c in combinations(cont.countries, 3):
             if board.adjacent(a, b) and board.adjacent(b, c) and board.adjacent(a, c):
                 draw.polygon([(board.positions[k][0] / scale, board.positions[k][1] / scale) for k in (a, b, c)],
                              fill=255)
-        mask = mask.filter(ImageFilter.GaussianBlur(15 / scale)).resize((w, h), Image.Resampling.BILINEAR)
+        mask = mask.filter(ImageFilter.GaussianBlur(px(15) / scale)).resize((w, h), Image.Resampling.BILINEAR)
         mask = mask.point(lambda v: min(REGION_LEVELS, v * (REGION_LEVELS + 1) // 256) * REGION_ALPHA // REGION_LEVELS)
         tint = Image.new("RGB", (w, h), continent_colour(cont.colour))
         region = base.crop((0, 0, w, h))
@@ -172,7 +196,7 @@ def _edges(board: Board, draw: ImageDraw.ImageDraw) -> None:
         same = board.continent_of[a] == board.continent_of[b]
         colour = mix(continent_colour(board.continents[board.continent_of[a]].colour), (255, 255, 255), 0.15) \
             if same else INTER_EDGE
-        width = 3 if same else 2
+        width = px(3) if same else px(2)
         if is_wrapped(board, a, b):
             for src, dst in ((a, b), (b, a)):
                 start, end = wrap_stub(board, src, dst)
@@ -185,14 +209,15 @@ def _edges(board: Board, draw: ImageDraw.ImageDraw) -> None:
 def _chevron(draw: ImageDraw.ImageDraw, start: tuple[float, float], end: tuple[float, float], colour: Colour) -> None:
     """Draws a small arrowhead at a stub's end, so the line reads as going on."""
     angle = math.atan2(end[1] - start[1], end[0] - start[0])
-    tip = (end[0] - 3 * math.cos(angle), end[1] - 3 * math.sin(angle))
-    pts = [tip] + [(tip[0] - 11 * math.cos(angle + s), tip[1] - 11 * math.sin(angle + s)) for s in (0.5, -0.5)]
+    back, wing = px(3), px(11)
+    tip = (end[0] - back * math.cos(angle), end[1] - back * math.sin(angle))
+    pts = [tip] + [(tip[0] - wing * math.cos(angle + s), tip[1] - wing * math.sin(angle + s)) for s in (0.5, -0.5)]
     draw.polygon(pts, fill=colour)
 
 
 def _wrap_name(name: str, draw: ImageDraw.ImageDraw) -> str:
     """Returns the name split over two lines at the space nearest its middle when it is long."""
-    if draw.textlength(name, font=font(NAME_SIZE)) <= 90 or " " not in name:
+    if draw.textlength(name, font=font(NAME_SIZE)) <= px(90) or " " not in name:
         return name
     spaces = [i for i, ch in enumerate(name) if ch == " "]
     cut = min(spaces, key=lambda i: abs(i - len(name) / 2))
@@ -230,7 +255,7 @@ def place_labels(board: Board, draw: ImageDraw.ImageDraw, mask: ImageDraw.ImageD
         if is_wrapped(board, a, b):
             for src, dst in ((a, b), (b, a)):
                 (sx, sy), (ex, ey) = wrap_stub(board, src, dst)
-                obstacles.append((min(sx, ex), min(sy, ey) - 10, max(sx, ex), max(sy, ey) + 7))
+                obstacles.append((min(sx, ex), min(sy, ey) - px(10), max(sx, ex), max(sy, ey) + px(7)))
     w, h = board.canvas
     placed: dict[str, tuple[int, int, int, int]] = {}
     texts: list[Label] = []
@@ -243,12 +268,12 @@ def place_labels(board: Board, draw: ImageDraw.ImageDraw, mask: ImageDraw.ImageD
         code, cb, name, nb = _code_block(board, c, draw)
         cw, ch = cb[2] - cb[0], cb[3] - cb[1]
         nw, nh = nb[2] - nb[0], nb[3] - nb[1]
-        tw, th = max(cw, nw), ch + nh - 3
+        tw, th = max(cw, nw), ch + nh - px(3)
         r = RADIUS + gap
         candidates = [
-            (x + r, y - th / 2), (x + r, y - ch / 2 - 3), (x + r, y - th + ch / 2 + 3),  # right
+            (x + r, y - th / 2), (x + r, y - ch / 2 - px(3)), (x + r, y - th + ch / 2 + px(3)),  # right
             (x - tw / 2, y + r),  # below
-            (x - r - tw, y - th / 2), (x - r - tw, y - ch / 2 - 3), (x - r - tw, y - th + ch / 2 + 3),  # left
+            (x - r - tw, y - th / 2), (x - r - tw, y - ch / 2 - px(3)), (x - r - tw, y - th + ch / 2 + px(3)),  # left
             (x - tw / 2, y - r - th),  # above
             (x + RADIUS * 0.6, y + RADIUS * 0.75), (x - RADIUS * 0.6 - tw, y + RADIUS * 0.75),  # below, aside
             (x + RADIUS * 0.6, y - RADIUS * 0.75 - th), (x - RADIUS * 0.6 - tw, y - RADIUS * 0.75 - th),
@@ -257,7 +282,7 @@ def place_labels(board: Board, draw: ImageDraw.ImageDraw, mask: ImageDraw.ImageD
         for cx, cy in candidates:
             box = (cx, cy, cx + tw, cy + th)
             cost = sum(_overlap(box, o) for o in obstacles if o != own) + _overlap(box, badge)
-            if box[0] < 2 or box[1] < 2 or box[2] > w - 2 or box[3] > h - 43:
+            if box[0] < 2 or box[1] < 2 or box[2] > w - 2 or box[3] > h - px(43):
                 cost += 1e6
             if cost < best_cost:
                 best, best_cost = (cx, cy), cost
@@ -267,7 +292,7 @@ def place_labels(board: Board, draw: ImageDraw.ImageDraw, mask: ImageDraw.ImageD
         obstacles.append((left, top, left + tw, top + th))
         placed[c] = (math.floor(left), math.floor(top), math.ceil(left + tw), math.ceil(top + th))
         code_xy = (left + (tw - cw) / 2 - cb[0], top - cb[1])
-        name_xy = (left + (tw - nw) / 2 - nb[0], top + ch - 3 - nb[1])
+        name_xy = (left + (tw - nw) / 2 - nb[0], top + ch - px(3) - nb[1])
         for pen, ink, halo in ((draw, CODE_INK, OUTLINE), (mask, 255, 255)):
             if pen is None:
                 continue
@@ -285,11 +310,12 @@ def _legend(board: Board, draw: ImageDraw.ImageDraw) -> None:
     """Draws the continents with their bonus along the map's foot."""
     w, h = board.canvas
     conts = list(board.continents.values())
-    step = (w - 28) / len(conts)
+    step = (w - px(28)) / len(conts)
     for i, cont in enumerate(conts):
-        x, y = 16 + i * step, h - 32
-        draw.rounded_rectangle((x, y, x + 21, y + 21), radius=4, fill=continent_colour(cont.colour))
-        draw.text((x + 28, y + 10), f"{cont.name} +{cont.bonus}", font=font(17), fill=LEGEND, anchor="lm")
+        x, y = px(16) + i * step, h - px(32)
+        draw.rounded_rectangle((x, y, x + px(21), y + px(21)), radius=px(4), fill=continent_colour(cont.colour))
+        draw.text((x + px(28), y + px(10)), f"{cont.name} +{cont.bonus}", font=font(text_px(17)), fill=LEGEND,
+                  anchor="lm")
 
 
 def build_static_layer(board: Board) -> StaticLayer:
@@ -317,7 +343,7 @@ def picture_board(board: Board, width: int = PICTURE_WIDTH) -> Board:
     """Returns ``board`` with its positions and canvas scaled to a picture ``width`` pixels wide.
 
     >>> picture_board(load_board()).canvas
-    (1100, 688)
+    (800, 500)
     """
     k = width / board.canvas[0]
     return replace(board, positions={c: (round(x * k), round(y * k)) for c, (x, y) in board.positions.items()},
@@ -362,29 +388,30 @@ def disc_sprite(style: DiscStyle, radius: int = RADIUS, badge: int = BADGE) -> I
         for k in range(dash):
             start = k * 360 / dash
             draw.arc((c - r + s, c - r + s, c + r - s, c + r - s), start, start + 360 / dash * 0.6,
-                     fill=(*style.ring, 255), width=3 * s)
+                     fill=(*style.ring, 255), width=round(3 * SCALE * s))
     else:
         draw.ellipse((c - r, c - r, c + r, c + r), fill=(*OUTLINE, 255))
         if style.double_ring:
-            ring = 3 * s // 2
+            ring = round(1.5 * SCALE * s)
             draw.ellipse((c - r + ring, c - r + ring, c + r - ring, c + r - ring), fill=(*style.ring, 255))
-            inner = 4 * s
+            inner = round(4 * SCALE * s)
         else:
-            inner = 2 * s
+            inner = round(2 * SCALE * s)
         draw.ellipse((c - r + inner, c - r + inner, c + r - inner, c + r - inner), fill=(*style.fill, 255))
     if style.mark:
         bx = by = c - round(radius * BADGE_OFFSET * s)
         b = badge * s
         box = (bx - b, by - b, bx + b, by + b)
-        edge = 3 * s // 2
+        edge = round(1.5 * SCALE * s)
         if style.square:
             draw.rectangle(box, fill=(*OUTLINE, 255))
             draw.rectangle((box[0] + edge, box[1] + edge, box[2] - edge, box[3] - edge), fill=(*style.ring, 255))
         else:
             draw.ellipse(box, fill=(*OUTLINE, 255))
             draw.ellipse((box[0] + edge, box[1] + edge, box[2] - edge, box[3] - edge), fill=(250, 250, 250, 255))
-        draw.text((bx, by + s), style.mark, font=font(round(badge * 1.45) * s), fill=(*style.mark_ink, 255),
-                  anchor="mm")
+        ink = (*style.mark_ink, 255)  # a half-pixel stroke keeps the small letter bold
+        draw.text((bx, by + s), style.mark, font=font(round(badge * 1.45) * s), fill=ink, anchor="mm",
+                  stroke_width=s // 2, stroke_fill=ink)
     return big.reduce(s)
 
 

@@ -14,7 +14,17 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from render.common import INK, MUTED, NEUTRAL, Colour, Label, Labels, font, note, player_style
-from render.xisk_layers import NEUTRAL_OWNER, OUTLINE, RULE, DiscStyle, disc_sprite, neutral_style
+from render.xisk_layers import (
+    NEUTRAL_OWNER,
+    OUTLINE,
+    RULE,
+    SCALE,
+    DiscStyle,
+    disc_sprite,
+    neutral_style,
+    px,
+    text_px,
+)
 
 ACTING_ROW: Colour = (72, 80, 100)
 DIM: Colour = (110, 115, 126)
@@ -40,7 +50,12 @@ PHASES = {
 
 
 class Pen:
-    """Draws on a panel image; text masks are rendered once and reused, since text dominates the cost.
+    """Draws on a panel image in design pixels (:data:`render.xisk_layers.DESIGN_WIDTH`), scaled to the picture.
+
+    Every position, length and font size the panel's code gives is a design size: the pen
+    scales it (:func:`render.xisk_layers.px`, :func:`render.xisk_layers.text_px`), and
+    :meth:`length` answers in design pixels too, so the layout reads the same at any
+    picture width. Text masks are rendered once and reused, since text dominates the cost.
 
     ``labels`` (when a list) receives each text's box in picture pixels: the panel's own
     coordinates moved down by ``top``, where the panel sits in the picture.
@@ -52,26 +67,55 @@ class Pen:
         self.labels = labels
         self.top = top
 
+    @property
+    def width(self) -> float:
+        """Returns the panel's width in design pixels."""
+        return self.image.width / SCALE
+
+    @property
+    def height(self) -> float:
+        """Returns the panel's height in design pixels."""
+        return self.image.height / SCALE
+
     def text(self, xy: tuple[float, float], text: str, *, size: int, fill: Colour, anchor: str = "la",
              stroke_width: int = 0, role: str | tuple[str, ...] = "detail") -> None:
         """Draws ``text`` like ``ImageDraw.text`` (the stroke, if any, in the fill colour) and notes its box."""
         if not text:
             return
-        face = font(size)
-        mask, (dx, dy) = _text_mask(text, face, anchor, stroke_width)
-        self.image.paste(fill, (round(xy[0]) + dx, round(xy[1]) + dy), mask)
+        size = text_px(size)
+        mask, (dx, dy) = _text_mask(text, font(size), anchor, px(stroke_width))
+        left, top = round(xy[0] * SCALE) + dx, round(xy[1] * SCALE) + dy
+        self.image.paste(fill, (left, top), mask)
         if self.labels is not None:
-            box = (round(xy[0]) + dx, round(xy[1]) + dy + self.top)
             note(self.labels, Label((role,) if isinstance(role, str) else role, text, size,
-                                    (box[0], box[1], box[0] + mask.width, box[1] + mask.height)))
+                                    (left, top + self.top, left + mask.width, top + self.top + mask.height)))
 
     def length(self, text: str, size: int) -> float:
-        """Returns the advance width of ``text`` at ``size``."""
+        """Returns the advance width of ``text`` at ``size``, in design pixels."""
         return _length(text, size)
 
-    def __getattr__(self, name: str) -> Any:
-        """Returns the ``ImageDraw`` attribute of that name (shapes are drawn as usual)."""
-        return getattr(self.draw, name)
+    def line(self, xy: tuple[float, float, float, float], *, fill: Colour, width: int = 1) -> None:
+        """Draws a line between two design points."""
+        self.draw.line(_scaled(xy), fill=fill, width=px(width))
+
+    def rectangle(self, box: tuple[float, float, float, float], *, fill: Colour) -> None:
+        """Fills a rectangle given in design pixels."""
+        self.draw.rectangle(_scaled(box), fill=fill)
+
+    def rounded_rectangle(self, box: tuple[float, float, float, float], *, radius: int, fill: Colour,
+                          outline: Colour | None = None, width: int = 1) -> None:
+        """Draws a rounded rectangle given in design pixels."""
+        self.draw.rounded_rectangle(_scaled(box), radius=px(radius), fill=fill, outline=outline, width=px(width))
+
+    def sprite(self, sprite: Image.Image, centre: tuple[float, float]) -> None:
+        """Pastes an RGBA sprite (drawn in picture pixels) centred on a design point."""
+        half = sprite.width // 2
+        self.image.paste(sprite, (round(centre[0] * SCALE) - half, round(centre[1] * SCALE) - half), sprite)
+
+
+def _scaled(box: tuple[float, float, float, float]) -> tuple[int, int, int, int]:
+    """Returns a design box (or pair of points) in picture pixels."""
+    return px(box[0]), px(box[1]), px(box[2]), px(box[3])
 
 
 @lru_cache(maxsize=2048)
@@ -86,8 +130,9 @@ def _text_mask(text: str, face: Any, anchor: str, stroke: int) -> tuple[Image.Im
 
 @lru_cache(maxsize=4096)
 def _length(text: str, size: int) -> float:
-    """Returns the advance width of ``text`` at ``size`` (cached: a panel measures the same texts each move)."""
-    return font(size).getlength(text)
+    """Returns the advance width of ``text`` at the design size ``size``, in design pixels (cached: a panel
+    measures the same texts each move)."""
+    return font(text_px(size)).getlength(text) / SCALE
 
 
 @lru_cache(maxsize=1024)
@@ -167,9 +212,7 @@ def _swatch(draw: Pen, x: int, y: int, index: int | None, *, radius: int = 14, s
         st = player_style(index)
         fill = tuple(round(v * 0.4 + 50) for v in st.fill) if dim else st.fill
         style, mark, ink = DiscStyle(fill, OUTLINE, "", (0, 0, 0)), st.mark, st.ink  # type: ignore[arg-type]
-    sprite = disc_sprite(style, radius, 0)
-    half = sprite.width // 2
-    draw.image.paste(sprite, (x - half, y - half), sprite)
+    draw.sprite(disc_sprite(style, px(radius), 0), (x, y))
     draw.text((x, y + 1), mark, size=size, fill=ink, anchor="mm", stroke_width=1, role=role)
 
 
@@ -282,7 +325,7 @@ def _battle(draw: Pen, x0: int, view: dict[str, Any], names: dict[str, str], sea
             codes: dict[str, str]) -> None:
     """Draws the last attack (the countries, both sides' dice, the losses) and a pending invasion."""
     b = view.get("last_battle")
-    width = draw.image.width - 16 - x0
+    width = draw.width - 16 - x0
     inv = view.get("invade")
     if inv:
         text = f"Invade: move 0 to {inv.get('most', 0)} more chips"
@@ -314,7 +357,7 @@ def _battle(draw: Pen, x0: int, view: dict[str, Any], names: dict[str, str], sea
         _die(draw, x, y, int(v), d_fill, d_ink)
         x += 32
     if conquered:
-        draw.text((x + 10, y + 14), "Conquered", size=17, fill=GOLD, anchor="lm", role="attack")
+        draw.text((x + 10, y + 14), "Conquered", size=16, fill=GOLD, anchor="lm", role="attack")
     losses = f"Losses: attacker {b.get('attacker_losses', 0)}, defender {b.get('defender_losses', 0)}"
     draw.text((x0, 91), _fit(losses, 15, width), size=15, fill=INK)
 
@@ -328,7 +371,7 @@ def draw_panel(image: Image.Image, view: dict[str, Any], players: list[str], nam
     """
     draw = Pen(image, labels, top)
     seat_of = {p: i for i, p in enumerate(players)}
-    h = image.height
+    h = draw.height
     _headline(draw, COLUMNS[0], view, players)
     _figures(draw, COLUMNS[0], view)
     for x in (COLUMNS[1] - 10, COLUMNS[2] - 11):

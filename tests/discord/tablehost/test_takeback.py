@@ -72,7 +72,7 @@ async def test_takeback_all_accept_undoes_after_dice(discord_test: DiscordTest, 
     assert question.content == f"Takeback accepted by everyone: `{attack}` is taken back." and question.buttons() == []
     table = await table_of(dt, tables)
     board = [m for m in dt.messages("general") if m.files][-1]  # the live board, edited: the new picture
-    assert board.files[0].filename == f"xisk-{table.row.id}-{table.row.version}.png"
+    assert board.files[0].filename == f"xisk-{table.row.id}-{table.row.version}.webp"
     assert f"Takeback accepted by everyone: \\`{attack}\\` is taken back." in said(board)  # escaped
     game = table.game
     assert game is not None and attack in game.legal_moves(mover.title())  # the attack may be made again

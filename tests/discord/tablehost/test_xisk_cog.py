@@ -141,7 +141,7 @@ async def test_three_players_from_new_through_claims_and_full_turns(discord_test
         if after.game.to_act() == [actor]:  # the turn goes on: its live board is edited, nothing posted
             assert new_posts == [], f"a new message within {actor}'s turn after {move}"
             [board] = pictures([dt.messages("general")[-1]])
-            assert board.files[0].filename == f"xisk-{after.row.id}-{after.row.version}.png"
+            assert board.files[0].filename == f"xisk-{after.row.id}-{after.row.version}.webp"
             edits += 1
         else:  # the player to act changed: one new board, one ping
             assert len(new_posts) == 1 and pictures(new_posts), f"not one board after {move}"
@@ -260,7 +260,7 @@ async def test_after_a_restart_mid_turn_the_next_move_edits_the_same_live_board(
     await play(dt, NAMES[actor], again, table)
     assert len(dt.messages("general")) == count  # nothing new was posted
     edited = dt.messages("general")[-1]
-    assert edited.id == board.id and edited.files[0].filename.endswith(f"-{table.row.version + 1}.png")
+    assert edited.id == board.id and edited.files[0].filename.endswith(f"-{table.row.version + 1}.webp")
 
 
 async def test_game_hand_offers_the_cardsets_as_a_menu_that_redeems(discord_test: DiscordTest, tables: Tables) -> None:

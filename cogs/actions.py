@@ -16,7 +16,18 @@ from cogs.buttons import confirm_view, confirmation
 from cogs.client import refusal
 from cogs.hands import told_in_reply
 from cogs.picker import next_step, picking_of, private, step_view
-from cogs.replies import JUMP, Answer, Interaction, begin, deliver, deliver_done, person
+from cogs.replies import (
+    BUSY,
+    JUMP,
+    Answer,
+    Interaction,
+    answered,
+    begin,
+    deliver,
+    deliver_done,
+    deliver_patiently,
+    person,
+)
 from cogs.surface import title_of
 from engines import KITS, GameError
 from host.clock import ClockSettings
@@ -283,6 +294,7 @@ async def play_move(
     if clicked and bot.paced(str(interaction.channel_id)):  # the board waits to show a burst at once: reply first
         text, view = await played(interaction, out, answer.in_place)
         await answer.say(text, view=view)
+        await answered(interaction, out)
         try:
             await deliver(interaction, out)
         except Exception:  # committed and told; the announcement is retried
@@ -290,7 +302,7 @@ async def play_move(
                         out.game_id, exc_info=True)
         return
     try:
-        await answer.within(deliver(interaction, out))
+        shown = await answer.within(deliver_patiently(interaction, out))
     except Exception as err:  # the move is committed; only its announcement is late, and it is retried
         cause = err.__cause__ if isinstance(err, Unreachable) else err
         status = f" ({cause.status})" if isinstance(cause, discord.HTTPException) else ""
@@ -298,9 +310,14 @@ async def play_move(
                     out.game_id, status, exc_info=not isinstance(err, Unreachable))
         await answer.say(f"Played `{out.move}`, but I could not post it yet{status}; I'll keep trying."
                          " `/game board` shows the game.")
+        await answered(interaction, out)
         return
     text, view = await played(interaction, out, answer.in_place)
+    if not shown:
+        text = f"{text} {BUSY}"[:REPLY_LIMIT]
     await answer.say(text, view=view)
+    if not shown:
+        await answered(interaction, out)
 
 
 async def played(interaction: Interaction, out: Outbox, in_place: bool) -> tuple[str, discord.ui.View | None]:

@@ -141,12 +141,13 @@ async def show(
     *,
     head: str,
     pings: discord.AllowedMentions,
-) -> None:
+) -> bool:
     """Posts or edits the game's live board for a move (or a start) announcement.
 
     ``lines`` are this announcement's public lines, ``head`` the pings, steps and notes for
     the content of a new board, ``table`` the game when it is still at ``out``'s
-    version (its buttons go on the board), else None.
+    version (its buttons go on the board), else None. Returns whether a new board carried
+    ``head`` (an edit, or a move a newer one shows, does not: an edit pings no one).
     """
     store = bot.tables.store
     board = await store.board(out.game_id)
@@ -158,17 +159,17 @@ async def show(
         turn = replace(board, recap=(*board.recap, *lines), events=(*board.events, *kept))
         if await _newer_in_turn(bot, out) or (await _paced(bot, out) and await _newer_in_turn(bot, out)):
             await store.set_board(out.game_id, turn)  # coalesced: the newest of the burst edits the message
-            return
+            return False
         edited = await _edit(bot, channel, out, table, turn)
         if edited is not None:
             await store.set_board(out.game_id, replace(turn, shown=shown(edited)))
             out.receipt["edited"] = board.message_id
-            return
+            return False
         fresh = replace(turn, recap=tuple(lines))  # the board was deleted: a new one carries this move
     elif board is None:  # the game's first board (its start): its lines open it, they are no one's turn
         message = await _post(bot, channel, out, table, Board("", key, tuple(lines)), head=head, pings=pings)
         await store.set_board(out.game_id, Board(str(message.id), key, (), shown=shown(message)))
-        return
+        return True
     else:  # this move ended the turn: it closes the old board, and the new one sums that turn up
         # a game's last move opens the final board (its lines say how it ended), so the turn before ends without it
         ended = board if out.finished else replace(board, recap=(*board.recap, *lines), events=(*board.events, *kept))
@@ -178,6 +179,7 @@ async def show(
         fresh = Board("", key, tuple(lines) if out.finished else (), last_turn=last_turn(out, ended))
     message = await _post(bot, channel, out, table, fresh, head=head, pings=pings)
     await store.set_board(out.game_id, replace(fresh, message_id=str(message.id), shown=shown(message)))
+    return True
 
 
 def shown(message: discord.Message) -> dict[str, Any] | None:

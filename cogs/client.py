@@ -26,7 +26,7 @@ from host.deliverer import Deliverer, Unreachable
 from host.outbox import Outbox
 from host.ratings import Ratings
 from host.spectators import Spectators
-from host.store import StoreError
+from host.store import Status, StoreError
 from host.tables import Tables
 from host.timekeeper import Timekeeper
 from render import render
@@ -99,6 +99,8 @@ class Tree(app_commands.CommandTree):
 
 EDIT_EVERY = 1.0
 """Seconds at least between two edits of one channel's boards (see :mod:`cogs.board`)."""
+BUSY_AFTER = 10.0
+"""Seconds a player waits for their move's board before being told, once, that Discord is busy."""
 
 
 class Tablehost(commands.Bot):
@@ -119,6 +121,7 @@ class Tablehost(commands.Bot):
         extensions: tuple[str, ...] = COGS,
         threads_by_default: bool = True,
         edit_every: float = EDIT_EVERY,
+        busy_after: float = BUSY_AFTER,
         **options: Any,
     ) -> None:
         intents = discord.Intents.default()  # guilds, no privileged intents
@@ -134,7 +137,11 @@ class Tablehost(commands.Bot):
         """Seconds at least between two edits of a channel's boards: moves that land sooner are shown together."""
         self.board_edits: dict[str, float] = {}
         """When each channel's boards were last edited (the event loop's clock)."""
-        self.deliverer = Deliverer(tables.store, self.announce)
+        self.busy_after = busy_after
+        """Seconds a player waits for their move's board before being told that Discord is busy."""
+        self.background: set[asyncio.Task[Any]] = set()
+        """Deliveries that outlasted their player's wait: kept referenced until they finish."""
+        self.deliverer = Deliverer(tables.store, self.announce, wanted=self.wanted)
         self.spectators = Spectators(tables.store)
         self._deliveries: asyncio.Task[None] | None = None
         self.timekeeper = Timekeeper(tables, deliver=self.deliverer.deliver)
@@ -199,6 +206,19 @@ class Tablehost(commands.Bot):
             raise GameError("Moves can't be played right now: the bot is still starting. Try again in a moment.")
         await self.mover(interaction, move, **how)
 
+    async def wanted(self, out: Outbox) -> bool:
+        """Tells whether an announcement Discord keeps refusing still matters: all do but a reminder of a
+        turn already played (or of a game over)."""
+        if out.notice != "reminder":
+            return True
+        row = await self.tables.store.game(out.game_id, snapshot=False)
+        return row is not None and row.status is Status.RUNNING and row.version == out.version
+
+    def keep(self, task: asyncio.Task[Any]) -> None:
+        """Keeps a background task referenced until it finishes (the event loop holds only weak references)."""
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
+
     async def announce(self, out: Outbox, late: bool) -> None:
         """Delivers one stored announcement on Discord (the deliverer calls this) through :attr:`announcer`."""
         if self.announcer is None:  # not loaded yet: the announcement stays stored and is retried
@@ -241,7 +261,7 @@ class Tablehost(commands.Bot):
 
     async def close(self) -> None:
         """Stops the clocks and deliveries (what is pending stays stored for the next start), then disconnects."""
-        for task in (self._clocks, self._deliveries, self._bot_watch):
+        for task in (self._clocks, self._deliveries, self._bot_watch, *self.background):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):

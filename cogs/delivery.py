@@ -20,7 +20,7 @@ from cogs.replay import start_post
 from cogs.replies import chunks
 from cogs.seating import lobby_view
 from cogs.surface import surface_of
-from host.deliverer import Unreachable
+from host.deliverer import Busy, Unreachable
 from host.outbox import Outbox
 from host.tables import Refusal, Table
 
@@ -78,13 +78,32 @@ async def announce(bot: Tablehost, out: Outbox, late: bool) -> None:
     """Delivers a stored announcement in its channel and by DM (the deliverer's ``send``).
 
     A channel the bot can no longer see or post in is skipped for good (logged).
-    Discord down or unreachable raises Unreachable: retried until it is back.
-    Anything else that fails is raised, and the deliverer retries a few times.
+    Discord busy (a 429 discord.py gave up waiting out, a 5xx) raises Busy, with Discord's
+    ``retry_after`` when it said one: the deliverer waits and tries again. Discord unreachable
+    raises Unreachable: retried until it is back. Anything else that fails is raised, and the
+    deliverer retries a few times.
     """
     try:
         await _announce(bot, out, late)
-    except (discord.DiscordServerError, discord.RateLimited, aiohttp.ClientError, OSError, TimeoutError) as err:
+    except discord.RateLimited as err:
+        raise Busy("Discord asked to wait (429)", err.retry_after) from err
+    except discord.DiscordServerError as err:
+        raise Busy(f"Discord is failing for now ({err.status})") from err
+    except discord.HTTPException as err:
+        if err.status != 429:
+            raise
+        raise Busy("Discord asked to wait (429)", retry_after(err)) from err
+    except (aiohttp.ClientError, OSError, TimeoutError) as err:
         raise Unreachable(f"Discord is unreachable: {type(err).__name__}") from err
+
+
+def retry_after(err: discord.HTTPException) -> float | None:
+    """Returns the seconds a 429 asked to wait (its ``Retry-After`` header), or None if it said none."""
+    headers = getattr(err.response, "headers", None) or {}
+    try:
+        return max(float(headers.get("Retry-After", "")), 0.0)
+    except ValueError:
+        return None
 
 
 async def _announce(bot: Tablehost, out: Outbox, late: bool) -> None:
@@ -176,7 +195,14 @@ async def show_board(
     """Shows a move's announcement on the game's live board (see :mod:`cogs.board`)."""
     head, pings = board_heading(out, late=late)
     lines = [line for line in escaped_text(out).splitlines() if line.strip()]
-    await board.show(bot, channel, out, table, lines, head=head, pings=pings)
+    posted = await board.show(bot, channel, out, table, lines, head=head, pings=pings)
+    note = late_note(out) if late else None
+    if note and not posted and "late_note" not in out.receipt:  # an edited board pings no one: say it apart
+        actor = discord.Object(int(out.actor_id or 0))
+        message = await channel.send(note, nonce=nonce(out, "late"),
+                                     allowed_mentions=discord.AllowedMentions(users=[actor], everyone=False,
+                                                                              roles=False))
+        out.receipt["late_note"] = message.id
 
 
 def board_heading(out: Outbox, *, late: bool) -> tuple[str, discord.AllowedMentions]:

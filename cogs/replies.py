@@ -124,10 +124,41 @@ async def deliver(interaction: Interaction, out: Outbox) -> None:
         raise
 
 
+BUSY = "Discord is busy, so the channel will show it a little late; nothing is lost."
+"""Said once, to the player only, when their change's announcement outlasts ``bot.busy_after``."""
+
+
+async def deliver_patiently(interaction: Interaction, out: Outbox) -> bool:
+    """Delivers ``out``, waiting for it at most ``bot.busy_after`` seconds; returns whether it is out.
+
+    Past that wait (Discord is busy and the deliverer waits it out) the delivery goes on in the
+    background and False is returned, so the caller tells the player once. Raises what the
+    delivery raised when it failed within the wait.
+    """
+    bot = interaction.client
+    delivery = asyncio.ensure_future(deliver(interaction, out))
+    try:
+        await asyncio.wait_for(asyncio.shield(delivery), bot.busy_after)
+    except TimeoutError:
+        bot.keep(delivery)
+        return False
+    return True
+
+
+async def answered(interaction: Interaction, out: Outbox) -> None:
+    """Records that the player was answered about ``out``: a late delivery then adds no "reply was lost" note."""
+    if out.id is None:
+        return
+    try:
+        await interaction.client.tables.store.answered(out.id)
+    except Exception:  # only the note's accuracy is at stake
+        log.warning("announcement %s: could not record that its player was answered", out.id, exc_info=True)
+
+
 async def deliver_done(interaction: Interaction, out: Outbox) -> None:
     """Delivers a committed lobby change and says "Done." (never "try again": it happened)."""
     try:
-        await deliver(interaction, out)
+        shown = await deliver_patiently(interaction, out)
     except Exception:
         log.warning("table change in game %s committed; its announcement is left to the retries", out.game_id,
                     exc_info=True)
@@ -135,8 +166,12 @@ async def deliver_done(interaction: Interaction, out: Outbox) -> None:
             "Done, but I could not post it in the channel yet; I'll keep trying. `/game board` shows the table.",
             ephemeral=True,
         )
+        await answered(interaction, out)
         return
-    await interaction.followup.send(f"Done. {out.reply}" if out.reply else "Done.", ephemeral=True)
+    done = f"Done. {out.reply}" if out.reply else "Done."
+    await interaction.followup.send(done if shown else f"{done} {BUSY}", ephemeral=True)
+    if not shown:
+        await answered(interaction, out)
 
 
 def chunks(text: str, limit: int = LIMIT) -> list[str]:

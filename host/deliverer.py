@@ -11,15 +11,22 @@ The adapter's ``send`` does the sending. It records in ``out.receipt`` what
 it has sent (message ids) as it goes, so a retry skips or edits those parts
 instead of repeating them; the receipt is saved when a delivery fails midway.
 
+Discord's bad minutes (429s, 5xx) raise :class:`Busy`: the deliverer waits as Discord asks
+(``retry_after``, with jitter; doubling from a second for a 5xx) and tries again, in place and
+with no cap on the time spent, for as long as the announcement is still wanted (``wanted``:
+a reminder for a turn already played is not). Busy never counts towards :data:`MAX_TRIES`.
+
+A late announcement (a sweep's) carries a note to the player who acted only if their
+interaction was never answered (:meth:`~host.store.Store.was_answered`).
+
 Several processes on one database (PostgreSQL) each run a deliverer. A channel is then
 delivered by one of them at a time: the deliverer claims the channel for ``lease``
-seconds (:meth:`~host.store.Store.claim_channel`, renewed at each announcement) and
-gives the claim up when done. One that finds the channel claimed leaves it to the
+seconds (:meth:`~host.store.Store.claim_channel`), renews the claim every third of it while
+it works, and gives it up when done. One that finds the channel claimed leaves it to the
 claimant, and its sweeps take over once the claim lapses: a process killed mid-delivery
-holds its channels no longer than the lease. An announcement whose sending was cut
+holds its channels no longer than the lease (15 s). An announcement whose sending was cut
 short by such a kill may be sent again by the next deliverer, less what its receipt
-recorded, and so may one whose sending outlasted the lease (two minutes, renewed at
-each announcement); nothing is lost.
+recorded; nothing is lost.
 
 >>> import asyncio
 >>> sent = []
@@ -27,6 +34,7 @@ each announcement); nothing is lost.
 >>> class Store:                       # what a deliverer needs of a store
 ...     async def pending(self, **k): return []
 ...     async def is_delivered(self, outbox_id): return False
+...     async def was_answered(self, outbox_id): return False
 ...     async def save_receipt(self, outbox_id, receipt): pass
 ...     async def delivered(self, outbox_id, receipt): pass
 >>> from host.outbox import Outbox
@@ -41,13 +49,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import os
+import random
 import socket
 import time
 import uuid
 import weakref
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Protocol
 
 from host.outbox import Outbox
@@ -63,8 +73,17 @@ MAX_TRIES = 8
 """Failed deliveries of one announcement (for a reason other than :class:`Unreachable`) before it is given up."""
 SETTLE = 5.0
 """A sweep after the first leaves alone what is younger than this: its fast path is at work."""
-LEASE = 120.0
-"""Seconds a deliverer's claim on a channel lasts unless renewed (a shared database only)."""
+LEASE = 15.0
+"""Seconds a deliverer's claim on a channel lasts unless renewed (a shared database only); renewed every third."""
+BUSY_FIRST, BUSY_MOST = 1.0, 60.0
+"""The first wait after a 5xx without ``retry_after``, and the most it doubles to (a 429's own wait is kept)."""
+JITTER = 0.25
+"""A Busy wait is lengthened by up to this fraction, at random, so processes do not retry in step."""
+CONCURRENCY = 16
+"""Channels a sweep delivers at once."""
+
+Wanted = Callable[[Outbox], Awaitable[bool]]
+"""Tells whether an announcement still matters (asked before each retry after a Busy)."""
 
 
 class Unreachable(Exception):
@@ -72,6 +91,29 @@ class Unreachable(Exception):
 
     Such failures never count towards MAX_TRIES: the announcement waits until the service is back.
     """
+
+
+class Busy(Unreachable):
+    """Raised by ``send`` when the chat service asks to wait (429) or fails for now (5xx).
+
+    The deliverer waits ``retry_after`` seconds (None: its own doubling wait) and tries again, in place.
+    """
+
+    def __init__(self, message: str, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+def busy_wait(err: Busy, attempt: int, *, rng: random.Random | None = None) -> float:
+    """Returns how long to wait after the ``attempt``-th Busy in a row (from 0): Discord's wait, else doubling.
+
+    >>> busy_wait(Busy("429", 7.5), 3, rng=random.Random(1)) >= 7.5
+    True
+    >>> round(busy_wait(Busy("503"), 2, rng=random.Random(1)) / 4, 1) in (1.0, 1.1, 1.2)
+    True
+    """
+    base = err.retry_after if err.retry_after is not None else min(BUSY_FIRST * 2 ** attempt, BUSY_MOST)
+    return max(base, 0.0) * (1 + JITTER * (rng or random).random())
 
 
 class OutboxStore(Protocol):
@@ -86,6 +128,8 @@ class OutboxStore(Protocol):
     async def save_receipt(self, outbox_id: int, receipt: dict[str, Any]) -> None: ...
 
     async def delivered(self, outbox_id: int, receipt: dict[str, Any]) -> None: ...
+
+    async def was_answered(self, outbox_id: int) -> bool: ...
 
 
 class SharedOutboxStore(OutboxStore, Protocol):
@@ -115,16 +159,25 @@ class Deliverer:
         lease: float = LEASE,
         owner: str | None = None,
         clock: Callable[[], float] = time.time,
+        wanted: Wanted | None = None,
     ) -> None:
-        """``lease``, ``owner`` and ``clock`` are for a shared store: the claims' length, name and time."""
+        """``lease``, ``owner`` and ``clock`` are for a shared store: the claims' length, name and time.
+
+        ``wanted`` tells whether an announcement Discord keeps refusing still matters (default: always).
+        """
         self.store = store
         self.send = send
         self.retry_every = retry_every
         self.lease = lease
         self.owner = owner or process_name()
         self.clock = clock
+        self.wanted = wanted
         self.shared = bool(getattr(store, "shared", False))
+        self.busy_waits = 0
+        """Waits after a Busy so far (each a retry of one announcement)."""
+        self.sleep: Callable[[float], Awaitable[object]] = asyncio.sleep
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._draining: dict[str, asyncio.Task[int]] = {}
         self._wake = asyncio.Event()
 
     def _lock(self, channel_id: str) -> asyncio.Lock:
@@ -136,21 +189,44 @@ class Deliverer:
     async def deliver(self, out: Outbox, *, late: bool = False) -> bool:
         """Sends ``out`` (after any earlier announcement of its channel still pending).
 
-        Returns False when it was delivered already. Raises what ``send`` raised;
-        the announcement then stays pending (with its receipt saved) for the next sweep.
+        Returns False when it was delivered already (or dropped: no longer wanted). While
+        Discord is busy it waits and tries again, however long that takes. Raises what else
+        ``send`` raised; the announcement then stays pending (with its receipt saved) for the next sweep.
         """
         if out.id is None:  # never stored (e.g. "already played"): nothing to deliver
             return False
-        async with self._lock(out.channel_id):
-            if self.shared and not await self._claim(out.channel_id):
+        async with self._lock(out.channel_id), self._claimed(out.channel_id) as claimed:
+            if not claimed:
                 return False  # another process is delivering this channel; its claim or our sweeps cover this one
+            for earlier in await self.store.pending(channel_id=out.channel_id, before=out.id):
+                await self._patiently(earlier, late=True)
+            return await self._patiently(out, late=late)
+
+    @contextlib.asynccontextmanager
+    async def _claimed(self, channel_id: str) -> AsyncIterator[bool]:
+        """Holds the channel's claim (a shared store) while the block runs, renewed every third of the lease."""
+        if not self.shared:
+            yield True
+            return
+        if not await self._claim(channel_id):
+            yield False
+            return
+        renewing = asyncio.create_task(self._renew(channel_id), name=f"claim-{channel_id}")
+        try:
+            yield True
+        finally:
+            renewing.cancel()
+            await asyncio.shield(self._release(channel_id))
+
+    async def _renew(self, channel_id: str) -> None:
+        while True:
+            await asyncio.sleep(self.lease / 3)
             try:
-                for earlier in await self.store.pending(channel_id=out.channel_id, before=out.id):
-                    await self._send(earlier, late=True)
-                return await self._send(out, late=late)
-            finally:
-                if self.shared:
-                    await asyncio.shield(self._release(out.channel_id))
+                if not await self._claim(channel_id):
+                    log.warning("the claim on channel %s lapsed; another process delivers it", channel_id)
+                    return
+            except Exception:  # the next renewal, or the lease, settles it
+                log.warning("the claim on channel %s could not be renewed", channel_id, exc_info=True)
 
     def _shared(self) -> SharedOutboxStore:
         assert self.shared
@@ -167,6 +243,27 @@ class Deliverer:
             log.warning("the claim on channel %s was not given up; it lapses in %s s", channel_id, self.lease,
                         exc_info=True)
 
+    async def _patiently(self, out: Outbox, *, late: bool) -> bool:
+        """Sends ``out``, waiting out Discord's busy spells for as long as it is wanted."""
+        attempt = 0
+        while True:
+            try:
+                return await self._send(out, late=late)
+            except Busy as err:
+                if self.wanted is not None and not await self.wanted(out):
+                    log.info("announcement %s of game %s no longer matters; dropped", out.id, out.game_id)
+                    assert out.id is not None
+                    out.receipt["dropped"] = True
+                    await asyncio.shield(self.store.delivered(out.id, out.receipt))
+                    return False
+                wait = busy_wait(err, attempt)
+                attempt += 1
+                self.busy_waits += 1
+                level = logging.INFO if attempt > 1 else logging.WARNING
+                log.log(level, "Discord is busy (%s); announcement %s of game %s is retried in %.1f s", err,
+                        out.id, out.game_id, wait)
+                await self.sleep(wait)
+
     async def _send(self, out: Outbox, *, late: bool) -> bool:
         assert out.id is not None
         if await self.store.is_delivered(out.id):
@@ -174,9 +271,11 @@ class Deliverer:
         if self.shared and not await self._claim(out.channel_id):  # renewed; lost only when it lapsed meanwhile
             log.warning("the claim on channel %s lapsed; another process delivers it", out.channel_id)
             return False
+        if late and await self.store.was_answered(out.id):
+            late = False  # the player was told (say, "I'll keep trying"): no note that their reply was lost
         try:
             await self.send(out, late)
-        except Unreachable:  # the service is down for now: retried for as long as it takes
+        except Unreachable:  # the service is down or busy for now: retried for as long as it takes
             await asyncio.shield(self._save_receipt(out))
             raise
         except Exception:
@@ -198,26 +297,48 @@ class Deliverer:
             await self.store.save_receipt(out.id, out.receipt)
 
     async def sweep(self, *, older_than: float | None = None) -> int:
-        """Delivers everything still pending, oldest first; returns how many were sent.
+        """Delivers everything still pending, oldest first in each channel; returns how many were sent.
 
-        ``older_than`` leaves alone what was written in the last seconds (its own
-        adapter is delivering it). A channel whose delivery fails is left for the
-        next sweep; the others go on.
+        Channels are delivered side by side (:data:`CONCURRENCY` at once), so one that Discord
+        keeps busy holds up no other. ``older_than`` leaves alone what was written in the last
+        seconds (its own adapter is delivering it). A channel whose delivery fails is left for
+        the next sweep; the others go on. A channel already being swept is left to that sweep.
         """
-        sent = 0
-        failed: set[str] = set()  # and, on a shared store, channels another process is delivering
-        for out in await self.store.pending(older_than=older_than):
-            if out.channel_id in failed:
+        started = self._start_draining(await self.store.pending(older_than=older_than))
+        return sum(await asyncio.gather(*started)) if started else 0
+
+    def _start_draining(self, pending: list[Outbox]) -> list[asyncio.Task[int]]:
+        """Starts a drain of each channel in ``pending`` that none is draining yet; returns those started."""
+        by_channel: dict[str, list[Outbox]] = {}
+        for out in pending:
+            by_channel.setdefault(out.channel_id, []).append(out)
+        gate = asyncio.Semaphore(CONCURRENCY)
+        started = []
+        for channel_id, outs in by_channel.items():
+            if channel_id in self._draining:
                 continue
-            try:
-                if await self.deliver(out, late=True):
-                    sent += 1
-                elif self.shared and out.id is not None and not await self.store.is_delivered(out.id):
-                    failed.add(out.channel_id)  # claimed elsewhere: leave the rest of the channel to it
-            except Exception:
-                failed.add(out.channel_id)
-                log.warning("announcement %s of game %s not delivered yet; will retry", out.id, out.game_id,
-                            exc_info=True)
+            task = asyncio.create_task(self._drain(channel_id, outs, gate), name=f"drain-{channel_id}")
+            self._draining[channel_id] = task
+            task.add_done_callback(functools.partial(self._drained, channel_id))
+            started.append(task)
+        return started
+
+    def _drained(self, channel_id: str, _: asyncio.Task[int]) -> None:
+        self._draining.pop(channel_id, None)
+
+    async def _drain(self, channel_id: str, outs: list[Outbox], gate: asyncio.Semaphore) -> int:
+        sent = 0
+        async with gate:
+            for out in outs:
+                try:
+                    if await self.deliver(out, late=True):
+                        sent += 1
+                    elif self.shared and out.id is not None and not await self.store.is_delivered(out.id):
+                        break  # claimed elsewhere: leave the rest of the channel to it
+                except Exception:
+                    log.warning("announcement %s of game %s not delivered yet; will retry", out.id, out.game_id,
+                                exc_info=True)
+                    break
         return sent
 
     def kick(self) -> None:
@@ -225,14 +346,22 @@ class Deliverer:
         self._wake.set()
 
     async def run(self) -> None:
-        """Sweeps at once (everything), then whenever kicked or every ``retry_every`` seconds, until cancelled."""
+        """Sweeps at once (everything), then whenever kicked or every ``retry_every`` seconds, until cancelled.
+
+        Each sweep starts its channels' deliveries and goes back to waiting: a channel Discord
+        keeps busy is still being delivered when the next sweep comes, which leaves it alone.
+        """
         first = True
-        while True:
-            try:
-                await self.sweep(older_than=None if first else SETTLE)
-                first = False
-            except Exception:  # e.g. the storage is unavailable for a moment
-                log.exception("the outbox sweep failed; will retry")
-            self._wake.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self.retry_every)
+        try:
+            while True:
+                try:
+                    self._start_draining(await self.store.pending(older_than=None if first else SETTLE))
+                    first = False
+                except Exception:  # e.g. the storage is unavailable for a moment
+                    log.exception("the outbox sweep failed; will retry")
+                self._wake.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), self.retry_every)
+        finally:
+            for task in list(self._draining.values()):
+                task.cancel()

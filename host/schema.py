@@ -242,4 +242,10 @@ MIGRATIONS: list[Migration] = [
         PRIMARY KEY (game_id, version, player_id)
     );
     """),
+    # 13: when the player whose interaction wrote an announcement was answered, so a late delivery
+    # tells only a player who never was that their reply was lost. Additive, as every migration from
+    # here on: a process that knows only 12 keeps working beside one that migrated.
+    Migration("""
+    ALTER TABLE outbox ADD COLUMN answered_at TEXT;
+    """),
 ]

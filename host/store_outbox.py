@@ -100,6 +100,16 @@ class StoreOutbox:
 
         await self.db.write(work)
 
+    async def answered(self, outbox_id: int) -> None:
+        """Records that the player whose interaction wrote the announcement got an answer."""
+        await self.db.write(lambda tx: tx.execute(
+            "UPDATE outbox SET answered_at = ? WHERE id = ? AND answered_at IS NULL", now(), outbox_id))
+
+    async def was_answered(self, outbox_id: int) -> bool:
+        """Returns whether the player whose interaction wrote the announcement got an answer."""
+        row = await self.db.read(lambda tx: tx.fetchrow("SELECT answered_at FROM outbox WHERE id = ?", outbox_id))
+        return row is not None and row["answered_at"] is not None
+
     async def claim_channel(self, channel_id: str, owner: str, *, at: float, until: float) -> bool:
         """Claims a channel's deliveries for ``owner`` until ``until``; False while another owner's claim holds.
 

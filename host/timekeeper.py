@@ -1,7 +1,9 @@
 """The timekeeper: the one place the turn clocks' deadlines are handled (reminders, timeouts).
 
-It wakes at the next due deadline (read from the store, never held in memory alone),
-handles every clock that is due, and sleeps again. Each stage is claimed in the store by
+It wakes at the next due deadline (read from the store, never held in memory alone), or
+after :data:`MAX_SLEEP` at most (another process may have set a clock), or as soon as a game of
+this process changes (a clock started or moved on), handles every clock that is due, and sleeps
+again. A failed read is retried within seconds, doubling from :data:`RETRY_FIRST`. Each stage is claimed in the store by
 (game, version, stage) in the transaction that writes its announcement, so a deadline is
 handled once however many timekeepers run, and however often the bot restarts:
 
@@ -32,8 +34,10 @@ from host.tables import Tables
 
 log = logging.getLogger(__name__)
 
-MAX_SLEEP = 300.0
+MAX_SLEEP = 15.0
 """The longest the timekeeper sleeps before looking at the store again (another process may have written)."""
+RETRY_FIRST = 0.5
+"""Seconds before the first retry of a failed read of the clocks; each further failure doubles it, to MAX_SLEEP."""
 
 Deliver = Callable[[Outbox], Awaitable[object]]
 
@@ -48,15 +52,25 @@ class Timekeeper:
         self.deliver = deliver
         self.max_sleep = max_sleep
         self._kick = asyncio.Event()
+        self._sending: set[asyncio.Task[None]] = set()
+        self.alive_at: float | None = None
+        """When the timekeeper last read the clocks (its loop's clock), for the health check; None before."""
+        self.fired = 0
+        """Deadlines handled so far (reminders and timeouts written)."""
+        tables.listeners.append(lambda _channel: self.kick())  # a move started or moved a clock on
         self._votes: dict[tuple[int, str], set[str]] = {}
         """(game id, "pause"|"resume") → the players who agreed so far (held in memory: a restart forgets)."""
 
     # -- deadlines --------------------------------------------------------------------
 
-    async def tick(self) -> list[Outbox]:
-        """Handles every clock due now; returns the announcements written (and delivered, if it delivers)."""
+    async def tick(self, *, wait: bool = True) -> list[Outbox]:
+        """Handles every clock due now; returns the announcements written (and delivered, if it delivers).
+
+        ``wait`` False leaves their delivery running in the background (as :meth:`run` does).
+        """
         now = self.tables.clock()
         written: list[Outbox] = []
+        started: list[asyncio.Task[None]] = []
         for row in await self.clocks.due(now):
             try:
                 out = await self._handle(row, now)
@@ -65,22 +79,42 @@ class Timekeeper:
                 continue
             if out is not None:
                 written.append(out)
-                await self._send(out)
+                self.fired += 1
+                if (task := self._start_sending(out)) is not None:
+                    started.append(task)
+        if wait and started:
+            await asyncio.gather(*started)
         return written
 
     async def run(self) -> None:
-        """Handles deadlines until cancelled: at each due time, and every ``max_sleep`` seconds."""
-        while True:
-            try:
-                await self.tick()
-                due = await self.clocks.next_due()
-            except StoreError as err:
-                log.warning("the timekeeper could not read the clocks: %s", err)
-                due = None
-            wait = self.max_sleep if due is None else min(max(due - self.tables.clock(), 0.0), self.max_sleep)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._kick.wait(), timeout=wait)
-            self._kick.clear()
+        """Handles deadlines until cancelled: at each due time, every ``max_sleep`` seconds, and when kicked.
+
+        A read that fails is tried again after :data:`RETRY_FIRST` seconds, then twice as long each
+        time, never longer than ``max_sleep``; the first failure of a spell is logged, and its end.
+        """
+        failures = 0
+        try:
+            while True:
+                try:
+                    await self.tick(wait=False)
+                    due = await self.clocks.next_due()
+                except StoreError as err:
+                    if failures == 0:
+                        log.warning("the timekeeper could not read the clocks (%s); retrying", err)
+                    failures += 1
+                    wait = min(RETRY_FIRST * 2 ** (failures - 1), self.max_sleep)
+                else:
+                    if failures:
+                        log.info("the timekeeper reads the clocks again, after %s failed tries", failures)
+                    failures = 0
+                    self.alive_at = asyncio.get_running_loop().time()
+                    wait = self.max_sleep if due is None else min(max(due - self.tables.clock(), 0.0), self.max_sleep)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._kick.wait(), timeout=wait)
+                self._kick.clear()
+        finally:
+            for task in list(self._sending):
+                task.cancel()
 
     def kick(self) -> None:
         """Wakes the timekeeper to look at the clocks again (one changed)."""
@@ -127,9 +161,17 @@ class Timekeeper:
                 out.private[uid] = [f"⏰ It's your move in {title}: {left} left, then the clock {then}."]
         return out if await self.clocks.remind(row, reached, out) else None
 
-    async def _send(self, out: Outbox) -> None:
+    def _start_sending(self, out: Outbox) -> asyncio.Task[None] | None:
+        """Delivers ``out`` in the background (a busy Discord never holds up the other clocks); returns the task."""
         if self.deliver is None:
-            return
+            return None
+        task = asyncio.create_task(self._send(out), name=f"clock-{out.game_id}")
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
+        return task
+
+    async def _send(self, out: Outbox) -> None:
+        assert self.deliver is not None
         try:
             await self.deliver(out)
         except Exception:  # written and durable: the deliverer's sweeps retry it

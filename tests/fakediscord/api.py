@@ -166,7 +166,8 @@ class DiscordTest:
 
     async def slash(
         self, *path: str, user: FakeUser | str, channel: FakeChannel | str = "general",
-        timeout: float | None = None, with_options: dict[str, Any] | None = None, **options: Any,
+        timeout: float | None = None, with_options: dict[str, Any] | None = None, wait_quiet: bool = True,
+        **options: Any,
     ) -> InteractionRecord:
         """Runs a slash command by name (``slash("game", "board", user="ann")``) and returns its record.
 
@@ -184,13 +185,14 @@ class DiscordTest:
         with_options={"timeout": "1d"})``.
 
         Returns once the bot has answered for good (a message, an edit of a deferred response or a
-        follow-up) and has been quiet for a moment; raises TimeoutError otherwise.
+        follow-up) and has been quiet for a moment (``wait_quiet`` False: at once, for a bot that
+        is never quiet, say retrying through a storm); raises TimeoutError otherwise.
         """
         ch = self._channel(channel)
         data, name = command_data(self.fake, path, _options(with_options, options), guild_id=ch.guild_id)
         record = await self.fake.send_interaction(kind=2, data=data, user=self._user(user), channel=ch,
                                                   name=name)
-        return await self.wait_answered(record, timeout=timeout)
+        return await self.wait_answered(record, timeout=timeout, wait_quiet=wait_quiet)
 
     async def autocomplete(
         self, *path: str, focused: str, user: FakeUser | str, channel: FakeChannel | str = "general",
@@ -266,8 +268,9 @@ class DiscordTest:
 
     async def wait_answered(
         self, record: InteractionRecord, *, timeout: float | None = None, defer_is_answer: bool = False,
+        wait_quiet: bool = True,
     ) -> InteractionRecord:
-        """Waits until the bot answered an interaction for good, then until it is quiet."""
+        """Waits until the bot answered an interaction for good, then (``wait_quiet``) until it is quiet."""
         limit = self.timeout if timeout is None else timeout
         deadline = time.monotonic() + limit
         while not record.answered.is_set():
@@ -279,7 +282,8 @@ class DiscordTest:
                                    f"callbacks: {[(c.type, c.data) for c in record.callbacks]}{refused}")
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(record.answered.wait(), timeout=0.05)
-        await self.quiet()
+        if wait_quiet:
+            await self.quiet()
         return record
 
     async def redeliver(self, record: InteractionRecord) -> InteractionRecord:

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Starts Tablehost: reads ``.env``, sets up logging, runs the Discord bot or the console table.
 
-    python bot.py [--sync]                                   # the Discord bot
+    python bot.py                                            # the Discord bot
+    python bot.py --sync [--serve]                           # register the slash commands, then exit (or run)
     python bot.py --console <game> --players ann,bob [...]   # a hot-seat game, no Discord
     python bot.py --console --load FILE [--script FILE]      # replay an exported game, move by move
     python bot.py --verify FILE [--all] [--key FINGERPRINT]  # check an export's dice against its seed
@@ -26,8 +27,12 @@ NO_TOKEN = (
 )
 
 
-async def run_bot(*, sync: bool) -> int:
-    """Runs the bot until it is closed or signalled; the store is closed cleanly after the last move."""
+async def run_bot(*, sync: bool, serve: bool = True) -> int:
+    """Runs the bot until it is closed or signalled; the store is closed cleanly after the last move.
+
+    ``sync`` registers the slash commands first; without ``serve`` it then exits, never having joined
+    the gateway (so it takes no shard's session and answers no interaction).
+    """
     from cogs.client import COGS, make_bot
     from engines.core.registry import KITS, RegistryError
     from host.config import Config
@@ -42,10 +47,10 @@ async def run_bot(*, sync: bool) -> int:
         print(f"error: {err}", file=sys.stderr)
         return 2
     try:
-        store = await Store.open(config.db_path)
-    except StoreError as err:  # names the file and the cause: unwritable, full, locked, newer schema
-        logging.getLogger(__name__).error("cannot open the database: %s", err)  # err names it, password left out
-        print(f"error: cannot use the database {err}", file=sys.stderr)
+        pool = {"max_size": config.pool_size} if config.db_path.startswith(("postgresql://", "postgres://")) else {}
+        store = await Store.open(config.db_path, **pool)
+    except StoreError as err:  # names the file and the cause: unwritable, full, locked, newer schema, no grants
+        print(f"error: cannot use the database {err}", file=sys.stderr)  # one line; the password left out
         return 2
     tables = Tables(store, debug=config.debug, cache_size=config.cache_size)
     try:
@@ -54,6 +59,11 @@ async def run_bot(*, sync: bool) -> int:
             shards = config.shard_ids if config.shard_ids is not None else range(config.shard_count)
             logging.getLogger(__name__).info("serving shards %s of %d, database %s",
                                              ", ".join(map(str, shards)), config.shard_count, store.path)
+        if sync and not serve:  # login runs setup_hook, which syncs; no gateway session is opened
+            async with bot:
+                await bot.login(config.token)
+            print(f"synced the commands to {config.dev_guild_id or 'every server'}; not serving (--serve runs on)")
+            return 0
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError):
@@ -147,7 +157,9 @@ def main(argv: list[str]) -> int:
     if argv[:1] == ["--verify"]:
         return verify_main(argv[1:])
     parser = argparse.ArgumentParser(description="Run the Tablehost Discord bot.")
-    parser.add_argument("--sync", action="store_true", help="sync slash commands (to DEV_GUILD_ID when set)")
+    parser.add_argument("--sync", action="store_true",
+                        help="register the slash commands (to DEV_GUILD_ID when set), then exit")
+    parser.add_argument("--serve", action="store_true", help="with --sync: run the bot after syncing")
     parser.add_argument("--console", action="store_true", help="play at the console instead (see console.py)")
     parser.add_argument("--verify", metavar="FILE", help="check an exported game's dice against its seed")
     parser.add_argument("--rebuild-ratings", action="store_true", help="recompute every rating from the games table")
@@ -175,7 +187,7 @@ def main(argv: list[str]) -> int:
         return 2
     logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     quiet_loggers()
-    return asyncio.run(run_bot(sync=args.sync))
+    return asyncio.run(run_bot(sync=args.sync, serve=args.serve or not args.sync))
 
 
 if __name__ == "__main__":

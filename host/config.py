@@ -22,6 +22,8 @@ class Config:
     """How many shards the bot runs on in all (``SHARD_COUNT``); None: no sharding."""
     shard_ids: tuple[int, ...] | None = None
     """The shards this process serves (``SHARD_IDS``); None with a ``shard_count``: all of them."""
+    pool_size: int = 10
+    """PostgreSQL connections this process keeps at most (``TABLEHOST_DB_POOL``); SQLite has one."""
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Config:
@@ -36,6 +38,9 @@ class Config:
         cache = env.get("TABLEHOST_CACHE", "512").strip() or "512"
         if not (cache.isascii() and cache.isdigit()) or int(cache) < 1:
             raise ValueError(f"TABLEHOST_CACHE must be a whole number ≥ 1, not {cache[:20]!r}.")
+        pool = env.get("TABLEHOST_DB_POOL", "10").strip() or "10"
+        if not (pool.isascii() and pool.isdigit()) or not 1 <= int(pool) <= 1000:
+            raise ValueError(f"TABLEHOST_DB_POOL must be a whole number from 1 to 1000, not {pool[:20]!r}.")
         shard_count, shard_ids = shards(env.get("SHARD_COUNT", ""), env.get("SHARD_IDS", ""))
         return cls(
             token=env.get("DISCORD_TOKEN", "").strip() or None,
@@ -48,6 +53,7 @@ class Config:
             threads=env.get("TABLEHOST_THREADS", "1").strip().lower() not in {"0", "false", "no", "off"},
             shard_count=shard_count,
             shard_ids=shard_ids,
+            pool_size=int(pool),
         )
 
 

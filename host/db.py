@@ -54,4 +54,4 @@ async def open_database(target: str, **options: Any) -> Database:
     """
     if target.startswith(("postgresql://", "postgres://")):
         return await PostgresDatabase.open(target, **options)
-    return await SqliteDatabase.open(target)
+    return await SqliteDatabase.open(target)  # one connection: a pool size means nothing here

@@ -22,6 +22,9 @@ log = logging.getLogger("host.db")
 # -- PostgreSQL -----------------------------------------------------------------------
 
 _PLACEHOLDER = re.compile(r"\?")
+NO_GRANTS = ("on PostgreSQL 15 and later, as the database's owner: GRANT CREATE, USAGE ON SCHEMA public TO"
+             " the bot's user, or make it the database's owner; see the README, Operating")
+"""What a missing privilege's sentence tells the admin to do (``GRANT ALL ON DATABASE`` is not enough since 15)."""
 
 
 @lru_cache(maxsize=512)
@@ -130,11 +133,17 @@ class PostgresDatabase(Database):
             raise
         except asyncpg.DataError as err:  # e.g. a NUL character, which PostgreSQL's text cannot hold
             raise StoreError(f"{self.name}: a value could not be stored ({type(err).__name__})") from err
+        except asyncpg.TooManyConnectionsError as err:  # before its parent, InsufficientResourcesError
+            raise self._down("the bot's database has no free connections", err) from err
         except (asyncpg.DiskFullError, asyncpg.InsufficientResourcesError) as err:
             raise self._down("the bot's database is full", err) from err
         except asyncpg.ReadOnlySQLTransactionError as err:
             raise self._down("the bot's database is read-only", err) from err
-        except (TimeoutError, OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError,
+        except asyncpg.InsufficientPrivilegeError as err:
+            raise self._down(f"the bot's database user may not do this ({NO_GRANTS})", err) from err
+        except (TimeoutError, asyncpg.QueryCanceledError) as err:
+            raise self._down("the bot's database did not answer in time", err) from err
+        except (OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError,
                 asyncpg.OperatorInterventionError) as err:
             raise self._down("the bot's database cannot be reached", err) from err
 

@@ -357,7 +357,7 @@ async def test_two_shard_processes_serve_their_own_guilds_and_game_mine_lists_bo
 
     processes = [
         BotProcess(fake, db_path=pg_dsn, workdir=tmp_path / f"shard{n}", name=f"shard{n}",
-                   bot_args=["--sync"] if n == 0 else [],
+                   bot_args=["--sync", "--serve"] if n == 0 else [],
                    env={"SHARD_COUNT": "2", "SHARD_IDS": str(n), "TABLEHOST_THREADS": "0"})
         for n in (0, 1)
     ]

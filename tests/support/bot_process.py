@@ -190,7 +190,7 @@ class BotProcess:
     """
 
     def __init__(
-        self, fake: Any, *, db_path: Path | str, workdir: Path | str, bot_args: Sequence[str] = ("--sync",),
+        self, fake: Any, *, db_path: Path | str, workdir: Path | str, bot_args: Sequence[str] = ("--sync", "--serve"),
         env: dict[str, str] | None = None, ready_timeout: float = 20.0, dotenv: bool = False,
         name: str | None = None,
     ) -> None:
@@ -382,7 +382,7 @@ class BotProcess:
 
 @contextlib.asynccontextmanager
 async def running_bot(
-    fake: Any, tmp_path: Path, *, bot_args: Sequence[str] = ("--sync",), env: dict[str, str] | None = None,
+    fake: Any, tmp_path: Path, *, bot_args: Sequence[str] = ("--sync", "--serve"), env: dict[str, str] | None = None,
     ready_timeout: float = 20.0, db_path: Path | str | None = None, name: str | None = None,
 ) -> AsyncIterator[BotProcess]:
     """Starts the real bot in a child process on ``fake`` (database and cwd under ``tmp_path``, unless

@@ -22,6 +22,7 @@ from cogs.surface import surface_of
 from engines import GameError
 from engines.core.registry import KITS
 from host.bots import Bots
+from host.db import StorageUnavailable
 from host.deliverer import Deliverer, Unreachable
 from host.outbox import Outbox
 from host.ratings import Ratings
@@ -77,6 +78,8 @@ async def apologise(interaction: discord.Interaction[Any], error: BaseException)
         return
     if isinstance(error, GameError | app_commands.NoPrivateMessage):  # a refusal: still the player's message
         message = refusal(error)
+    elif isinstance(error, StorageUnavailable):  # expected in an outage: the store logged its one line
+        message = f"I can't reach the saved games right now: {error.reason}. Nothing was changed; try again soon."
     else:
         log.error("interaction %s failed", interaction.data and interaction.data.get("name"), exc_info=error)
         message = APOLOGY

@@ -129,7 +129,8 @@ class Database:
         raise NotImplementedError
 
     def _newer(self, current: int, known: int) -> StoreError:
-        return StoreError(f"{self.name} has schema version {current}, newer than this bot ({known}).")
+        return StoreError(f"{self.name} has schema version {current}, newer than this bot ({known}):"
+                          " upgrade the bot to use it (a database is never migrated back).")
 
 
 def retrieve(task: asyncio.Future[Any]) -> None:

@@ -67,7 +67,7 @@ async def run_bot(*, sync: bool, serve: bool = True) -> int:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError):
-                loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))
+                loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.stop_gracefully()))
         async with bot:
             await bot.start(config.token)
     finally:

@@ -67,6 +67,8 @@ def refusal(error: BaseException) -> str:
 
 ALREADY_ACKNOWLEDGED = 40060
 """Discord's code for a second answer to one interaction (it was delivered twice)."""
+AUTOCOMPLETE = 4
+"""The interaction type of an autocomplete request."""
 
 APOLOGY = "Something went wrong on our side. `/game board` shows the game as it stands; please try again."
 
@@ -104,6 +106,12 @@ EDIT_EVERY = 1.0
 """Seconds at least between two edits of one channel's boards (see :mod:`cogs.board`)."""
 BUSY_AFTER = 10.0
 """Seconds a player waits for their move's board before being told, once, that Discord is busy."""
+STOP_WITHIN = 20.0
+"""Seconds a graceful stop waits for the interactions and deliveries in flight before it cuts them short."""
+RESTARTING = "The bot is restarting: try again in a few seconds. Nothing was changed."
+"""The answer to an interaction that arrives while the bot stops."""
+HANDLERS = ("CommandTree-invoker", "discord-ui-view-dispatch-", "discord-ui-dynamic-item-", "discord-ui-modal-")
+"""Names discord.py gives the tasks that run an interaction's handler (commands, buttons, menus, forms)."""
 
 
 class Tablehost(commands.Bot):
@@ -140,6 +148,8 @@ class Tablehost(commands.Bot):
         """Seconds at least between two edits of a channel's boards: moves that land sooner are shown together."""
         self.board_edits: dict[str, float] = {}
         """When each channel's boards were last edited (the event loop's clock)."""
+        self.stopping = False
+        """True once a graceful stop began: new interactions are told to try again."""
         self.busy_after = busy_after
         """Seconds a player waits for their move's board before being told that Discord is busy."""
         self.background: set[asyncio.Task[Any]] = set()
@@ -163,6 +173,8 @@ class Tablehost(commands.Bot):
 
     async def setup_hook(self) -> None:
         """Loads the shared cogs, then each offered game's command group; syncs commands when asked to."""
+        parsers = self._connection.parsers
+        parsers["INTERACTION_CREATE"] = self._unless_stopping(parsers["INTERACTION_CREATE"])
         for ext in self._extensions:
             await self.load_extension(ext)
         for name in KITS:
@@ -261,6 +273,48 @@ class Tablehost(commands.Bot):
         if self.tables.store.shared and (self._bot_watch is None or self._bot_watch.done()):
             # another process may stop before its bots play: this one's watch plays them
             self._bot_watch = asyncio.create_task(self.bots.watch(), name="tablehost-bot-watch")
+
+    def _unless_stopping(self, parse: Callable[[Any], None]) -> Callable[[Any], None]:
+        """Wraps discord.py's handling of an incoming interaction: while stopping, it is told to try again."""
+
+        def parse_interaction(data: Any) -> None:
+            if not self.stopping:
+                parse(data)
+            elif data.get("type") != AUTOCOMPLETE:  # suggestions have nowhere to say it
+                self.keep(asyncio.create_task(self._tell_restarting(data), name="tablehost-restarting"))
+
+        return parse_interaction
+
+    async def _tell_restarting(self, data: Any) -> None:
+        try:
+            interaction: discord.Interaction[Any] = discord.Interaction(data=data, state=self._connection)
+            await interaction.response.send_message(RESTARTING, ephemeral=True)
+        except (discord.HTTPException, KeyError, TypeError, ValueError):
+            log.warning("an interaction that came while stopping could not be answered")
+
+    def in_flight(self) -> set[asyncio.Task[Any]]:
+        """Returns the tasks still handling an interaction, and the deliveries still at work."""
+        handlers = {t for t in asyncio.all_tasks() if not t.done() and t.get_name().startswith(HANDLERS)}
+        return handlers | {t for t in self.background if not t.done()} | self.deliverer.draining()
+
+    async def stop_gracefully(self, within: float = STOP_WITHIN) -> None:
+        """Stops as SIGTERM asks: takes no new interaction, answers those in flight and lets their
+        deliveries finish (for ``within`` seconds at most), hands back its channels' claims, then closes.
+
+        Whatever is still undelivered then stays stored, with its receipt, for the next start or another
+        process (the claims are given up, so another process takes the channels at once).
+        """
+        if self.stopping:
+            return
+        self.stopping = True
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + within
+        log.info("stopping: finishing %d interactions and deliveries in flight", len(self.in_flight()))
+        while (busy := self.in_flight() - {asyncio.current_task()}) and loop.time() < deadline:
+            await asyncio.wait(busy, timeout=max(deadline - loop.time(), 0.0))
+        if busy := self.in_flight():
+            log.warning("stopping with %d interactions or deliveries cut short; they are retried", len(busy))
+        await self.close()
 
     async def close(self) -> None:
         """Stops the clocks and deliveries (what is pending stays stored for the next start), then disconnects."""

@@ -341,6 +341,10 @@ class Deliverer:
                     break
         return sent
 
+    def draining(self) -> set[asyncio.Task[int]]:
+        """Returns the sweeps' channel deliveries still at work."""
+        return {t for t in self._draining.values() if not t.done()}
+
     def kick(self) -> None:
         """Asks the running loop to sweep now (a delivery failed or was cut short)."""
         self._wake.set()

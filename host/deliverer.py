@@ -60,6 +60,7 @@ import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Protocol
 
+from host import metrics
 from host.outbox import Outbox
 
 log = logging.getLogger(__name__)
@@ -179,6 +180,7 @@ class Deliverer:
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._draining: dict[str, asyncio.Task[int]] = {}
         self._wake = asyncio.Event()
+        self._lapse: asyncio.TimerHandle | None = None
 
     def _lock(self, channel_id: str) -> asyncio.Lock:
         lock = self._locks.get(channel_id)
@@ -196,8 +198,9 @@ class Deliverer:
         if out.id is None:  # never stored (e.g. "already played"): nothing to deliver
             return False
         async with self._lock(out.channel_id), self._claimed(out.channel_id) as claimed:
-            if not claimed:
-                return False  # another process is delivering this channel; its claim or our sweeps cover this one
+            if not claimed:  # another process is delivering this channel; its claim or our sweeps cover this one
+                self._sweep_when_lapsed()
+                return False
             for earlier in await self.store.pending(channel_id=out.channel_id, before=out.id):
                 await self._patiently(earlier, late=True)
             return await self._patiently(out, late=late)
@@ -259,6 +262,7 @@ class Deliverer:
                 wait = busy_wait(err, attempt)
                 attempt += 1
                 self.busy_waits += 1
+                metrics.delivery_retried(rate_limited=err.retry_after is not None)  # a 429 says how long
                 level = logging.INFO if attempt > 1 else logging.WARNING
                 log.log(level, "Discord is busy (%s); announcement %s of game %s is retried in %.1f s", err,
                         out.id, out.game_id, wait)
@@ -340,6 +344,11 @@ class Deliverer:
                                 exc_info=True)
                     break
         return sent
+
+    def _sweep_when_lapsed(self) -> None:
+        """Sweeps again once a claim refused now has surely lapsed (its holder died, or it is done)."""
+        if self._lapse is None or self._lapse.cancelled() or self._lapse.when() < asyncio.get_running_loop().time():
+            self._lapse = asyncio.get_running_loop().call_later(self.lease + 0.5, self.kick)
 
     def draining(self) -> set[asyncio.Task[int]]:
         """Returns the sweeps' channel deliveries still at work."""

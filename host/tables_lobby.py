@@ -53,10 +53,10 @@ class TablesLobby(TablesCache, TablesOutbox):
         whose thread ``channel_id`` is, when the table opened a thread of its own (commands typed in
         that channel then point to the thread: :meth:`host.store.Store.games_in_threads_of`).
         """
-        cls = GAMES.get(game)
+        cls = GAMES.get(game) if isinstance(game, str) else None  # GAMES.get([]) would be a TypeError
         if cls is None:
-            raise Refusal(f"There is no game called '{shown(game, 30)}' (games: {', '.join(sorted(GAMES))}).")
-        opts = cls.check_options(options)
+            raise Refusal(f"There is no game called '{shown(str(game), 30)}' (games: {', '.join(sorted(GAMES))}).")
+        opts = cls.check_options(options)  # refuses a non-dict or any bad value by name
         shown_opts = ", ".join(f"{k}={_option_text(v)}" for k, v in opts.items() if v != cls.OPTIONS.get(k))
         server_seed = self.server_seed()
         sealed = seal(server_seed)

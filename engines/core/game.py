@@ -23,7 +23,7 @@ from typing import Any, ClassVar, Self
 
 from engines.core.errors import BadNotation, GameError, GameOver, NotAPlayer, NotYourTurn, shown
 from engines.core.events import Event
-from engines.core.reader import FieldError, Reader, check_plain
+from engines.core.reader import FieldError, Reader, check_plain, show_value
 from engines.core.rng import is_seed
 from engines.core.words import legal_hint
 
@@ -31,6 +31,18 @@ JSON = dict[str, Any]
 
 ON_TIMEOUT: tuple[str, ...] = ("skip", "forfeit")
 """What the turn clock may do for a player whose time ran out (:meth:`Game.timeout_moves`)."""
+
+
+def option_value(value: Any) -> str:
+    """Returns an option's value as a refusal quotes it: :func:`~engines.core.reader.show_value`,
+    except that a number with a point keeps it, so a float where a whole number is due reads as one.
+
+    >>> [option_value(v) for v in (7.0, 2.5, 7, "seven", [7], None)]
+    ['7.0', '2.5', '7', "'seven'", 'a list', 'null']
+    """
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return f"{value:.1f}"
+    return show_value(value)
 
 
 class Game(ABC):
@@ -97,7 +109,10 @@ class Game(ABC):
 
         Refuses anything but plain JSON (text keys; nested at most a few levels, see
         :func:`engines.core.reader.check_plain`) with a GameError, never a RecursionError.
-        Subclasses extend this to check values, and call ``super()`` first.
+        Subclasses extend this to check values, and call ``super()`` first: a value of any
+        JSON type (a list, an object, null, true, a float where a whole number is due) is
+        checked for its type before it is used, and refused with a GameError whose message
+        names the option (quoting it with :func:`option_value`), never a TypeError.
         """
         if not isinstance(options, dict):
             raise GameError(f"{cls.TITLE} options must be name=value pairs.")

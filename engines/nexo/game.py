@@ -66,7 +66,7 @@ from dataclasses import replace
 from typing import Any
 
 from engines.core import JSON, BadNotation, Event, Game, GameError, IllegalMove, event, shown
-from engines.core.reader import show_value
+from engines.core.game import option_value
 from engines.core.rng import Rng
 from engines.nexo import economy, legal, production, rounds, toward
 from engines.nexo.activation import finish, play_order
@@ -124,18 +124,21 @@ class Nexo(Game):
 
     @classmethod
     def check_options(cls, options: dict[str, Any]) -> dict[str, Any]:
-        """Returns the completed options; raises GameError for a bad value or scenario."""
+        """Returns the completed options; raises GameError naming the option for a bad value or scenario."""
         opts = super().check_options(options)
         rules = default_ruleset()
         carb = opts["carbonite"]
         if isinstance(carb, bool) or not isinstance(carb, int) or carb < 0:
-            raise GameError(f"carbonite must be a whole number of at least 0, not {show_value(carb)}.")
-        if opts["battlefield"] not in (*rules.presets, "random"):
-            known = ", ".join([*sorted(rules.presets), "random"])
-            raise GameError(f"There is no battlefield {show_value(opts['battlefield'])} (battlefields: {known}).")
+            raise GameError(f"carbonite must be a whole number of at least 0, not {option_value(carb)}.")
+        battlefield = opts["battlefield"]
+        known = ", ".join([*sorted(rules.presets), "random"])
+        if not isinstance(battlefield, str):
+            raise GameError(f"battlefield must be one of {known}, not {option_value(battlefield)}.")
+        if battlefield not in (*rules.presets, "random"):
+            raise GameError(f"There is no battlefield {option_value(battlefield)} (battlefields: {known}).")
         limit = opts["round_limit"]
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
-            raise GameError(f"round_limit must be a whole number of at least 1, or none; not {show_value(limit)}.")
+            raise GameError(f"round_limit must be a whole number of at least 1, or none; not {option_value(limit)}.")
         if opts["scenario"] is not None:
             try:
                 load_scenario(opts["scenario"], rules, seed=0, carbonite=carb,

@@ -22,6 +22,7 @@ from enum import Enum
 from typing import Any
 
 from engines.core import JSON, Event, Game, GameError, IllegalMove, event, shown
+from engines.core.game import option_value
 from engines.core.hexgrid import Hex
 from engines.core.reader import show_value
 from engines.core.words import did_you_mean, plural
@@ -112,29 +113,39 @@ class Nxs(Game):
 
     @classmethod
     def check_options(cls, options: dict[str, Any]) -> dict[str, Any]:
-        """Returns the options completed and checked; raises GameError for a bad value."""
+        """Returns the options completed and checked; raises GameError naming the option for a bad value.
+
+        A value of the wrong type (a list for ``layout``, text for ``target``) is refused like
+        one out of range::
+
+            >>> Nxs.check_options({"layout": []})
+            Traceback (most recent call last):
+            ...
+            engines.core.errors.GameError: layout must be one of short, medium, long, not a list.
+        """
         opts = super().check_options(options)
         _, layouts = default_data()
-        if opts["layout"] not in layouts:
-            near = did_you_mean(str(opts["layout"]), list(layouts))
-            raise GameError(f"NXS has no layout {show_value(opts['layout'])}{near or '.'} "
-                            f"(layouts: {', '.join(layouts)}).")
+        layout = opts["layout"]
+        if not isinstance(layout, str):  # a list or an object cannot even be looked up
+            raise GameError(f"layout must be one of {', '.join(layouts)}, not {option_value(layout)}.")
+        if layout not in layouts:
+            near = did_you_mean(layout, list(layouts))
+            raise GameError(f"NXS has no layout {option_value(layout)}{near} (layouts: {', '.join(layouts)}).")
         if not _whole(opts["target"], 1, MAX_TERRITORY):
             raise GameError(
-                f"target must be a whole number from 1 to {MAX_TERRITORY}, not {show_value(opts['target'])}."
+                f"target must be a whole number from 1 to {MAX_TERRITORY}, not {option_value(opts['target'])}."
             )
         handicap = opts["handicap"]
-        if not isinstance(handicap, dict) or not all(
-            isinstance(k, str) and _whole(v, 1, MAX_TERRITORY) for k, v in handicap.items()
-        ):
-            raise GameError(
-                f"handicap must map a player (or white/black) to a target from 1 to {MAX_TERRITORY}."
-            )
+        wanted = f"handicap must map a player (or white/black) to a target from 1 to {MAX_TERRITORY}"
+        if not isinstance(handicap, dict):
+            raise GameError(f"{wanted}, not {option_value(handicap)}.")
+        for key, value in handicap.items():
+            if not isinstance(key, str) or not _whole(value, 1, MAX_TERRITORY):
+                raise GameError(f"{wanted}, not {option_value(value)} for {option_value(key)}.")
         opts["handicap"] = dict(handicap)
-        if not _whole(opts["quiet_turns"], 1, 10_000):
-            raise GameError("quiet_turns must be a whole number of at least 1.")
-        if not _whole(opts["repetitions"], 2, 100):
-            raise GameError("repetitions must be a whole number of at least 2.")
+        for name, low, high in (("quiet_turns", 1, 10_000), ("repetitions", 2, 100)):
+            if not _whole(opts[name], low, high):
+                raise GameError(f"{name} must be a whole number from {low} to {high}, not {option_value(opts[name])}.")
         return opts
 
     def setup(self) -> None:

@@ -10,8 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from engines.core import JSON, Event, GameError, Rng
-from engines.core.game import Game
-from engines.core.reader import show_value
+from engines.core.game import Game, option_value
 from engines.xisk.board import Board, load_board
 from engines.xisk.checks import check_state
 from engines.xisk.clock import skip_step
@@ -55,7 +54,7 @@ class Xisk(Game):
         opts = super().check_options(options)
         cpp = opts["cards_per_player"]
         if cpp is not None and (not isinstance(cpp, int) or isinstance(cpp, bool) or not 1 <= cpp <= 21):
-            raise GameError(f"cards_per_player must be a whole number from 1 to 21, not {show_value(cpp)}.")
+            raise GameError(f"cards_per_player must be a whole number from 1 to 21, not {option_value(cpp)}.")
         return opts
 
     def __init__(self, players: list[str], seed: int | str, options: dict[str, Any]) -> None:

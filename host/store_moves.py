@@ -132,6 +132,14 @@ class StoreMoves:
             lambda tx: tx.fetchval("SELECT COALESCE(MAX(seq), 0) FROM moves WHERE game_id = ?", game_id)
         ))
 
+    async def logged_at(self, game_id: int) -> tuple[int, int] | None:
+        """Returns the game's version and the number of its last logged move, read at one instant (one
+        statement), or None for an unknown game: a move another process commits meanwhile is in both or neither."""
+        r = await self.db.read(lambda tx: tx.fetchrow(
+            "SELECT version, (SELECT COALESCE(MAX(seq), 0) FROM moves WHERE game_id = ?) AS logged"
+            " FROM games WHERE id = ?", game_id, game_id))
+        return None if r is None else (int(r["version"]), int(r["logged"]))
+
     async def move_by_interaction(self, interaction_id: str) -> tuple[int, MoveRow] | None:
         """Returns (game id, move) logged under an interaction id, or None."""
         r = await self.db.read(

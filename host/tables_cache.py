@@ -166,22 +166,29 @@ class TablesCache:
             raise Refusal(f"This bot no longer hosts '{row.game}'.")
         return row
 
-    async def _load(self, row: GameRow, seats: list[Seat]) -> Table:
+    async def _load(self, row: GameRow, seats: list[Seat], *, tries: int = 3) -> Table:
         """Returns the table of a started game with its engine; marks it broken when it cannot load.
 
-        A snapshot behind its log (the version disagrees with the last logged move)
-        is rebuilt from the log, which is the truth.
+        A snapshot behind its log (the version disagrees with the last logged move, both read at
+        one instant) is rebuilt from the log, which is the truth. A game another process moved on
+        since ``row`` was read is loaded again as it now stands.
         """
         if row.broken:
             raise Refusal(_broken_message())
         cached = self._cache.get(row.channel_id)
         if cached is not None and (cached.row.id, cached.row.version) == (row.id, row.version):
             return cached
+        now = await self.store.logged_at(row.id)
+        version, logged = now if now is not None else (row.version, row.version)
+        if version != row.version:  # another process moved it on since the row was read: read it again
+            fresh = await self.store.game(row.id, snapshot=False)
+            if fresh is None or tries <= 1:
+                raise StaleVersion(f"game {row.id} moved on to version {version} while it was loaded")
+            return await self._load(fresh, seats, tries=tries - 1)
         cls = GAMES.get(row.game)
         try:
             if cls is None:
                 raise GameError(f"this bot no longer hosts '{row.game}'")
-            logged = await self.store.last_seq(row.id)
             if logged != row.version:
                 game = await self.replay(row.id)
                 log.warning("game %s: snapshot at version %s, log at %s; rebuilt from the log", row.id,

@@ -38,6 +38,7 @@ async def run_bot(*, sync: bool, serve: bool = True) -> int:
     from host.config import Config
     from host.store import Store, StoreError
     from host.tables import Tables
+    from host.web import HttpServer
 
     config = Config.from_env()
     assert config.token is not None
@@ -68,8 +69,18 @@ async def run_bot(*, sync: bool, serve: bool = True) -> int:
         for sig in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError):
                 loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.stop_gracefully()))
-        async with bot:
-            await bot.start(config.token)
+        web = HttpServer.for_bot(bot)  # /healthz and /metrics, served when TABLEHOST_HTTP is set
+        if config.http is not None:
+            try:
+                await web.start(*config.http)
+            except OSError as err:  # the port is taken, or the address is not this machine's
+                print(f"error: cannot serve TABLEHOST_HTTP={config.http[0]}:{config.http[1]}: {err}", file=sys.stderr)
+                return 2
+        try:
+            async with bot:
+                await bot.start(config.token)
+        finally:
+            await web.stop()  # nothing to stop when it was not started
     finally:
         await tables.drain()  # a move in progress finishes its commit first
         await store.close()
@@ -170,22 +181,29 @@ def main(argv: list[str]) -> int:
         return verify_main([args.verify])
 
     from host.config import Config
+    from host.logs import configure
 
     try:
         config = Config.from_env()
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
+    every = config.shard_count is not None and config.shard_ids is None  # SHARD_COUNT alone: all of them
+    served = range(config.shard_count or 0) if every else config.shard_ids
+
+    def set_up_logging() -> None:  # LOG_FORMAT=json: one JSON object a line (host.logs)
+        configure(level=config.log_level, json_lines=config.log_format == "json", shards=served)
+
     if args.copy_db:  # needs the databases only
-        logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+        set_up_logging()
         return asyncio.run(copy_db(*args.copy_db))
     if args.rebuild_ratings:  # needs the database only, not a token
-        logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+        set_up_logging()
         return asyncio.run(rebuild_ratings(config.db_path))
     if config.token is None:
         print(NO_TOKEN, file=sys.stderr)
         return 2
-    logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    set_up_logging()
     quiet_loggers()
     return asyncio.run(run_bot(sync=args.sync, serve=args.serve or not args.sync))
 

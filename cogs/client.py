@@ -21,6 +21,7 @@ from discord.ext import commands
 from cogs.surface import surface_of
 from engines import GameError
 from engines.core.registry import KITS
+from host import metrics
 from host.bots import Bots
 from host.db import StorageUnavailable
 from host.deliverer import Deliverer, Unreachable
@@ -199,7 +200,8 @@ class Tablehost(commands.Bot):
     async def picture(self, game: str, view: dict[str, Any], *, title: str | None = None, **marks: Any) -> bytes:
         """Returns the PNG of a view, drawn in a worker thread with a bound on concurrent renders."""
         async with self._render_slots:
-            return await asyncio.to_thread(render, game, view, title=title, **marks)
+            with metrics.rendering(game):
+                return await asyncio.to_thread(render, game, view, title=title, **marks)
 
     def pace_wait(self, channel_id: str) -> float:
         """Returns the seconds until the channel's boards may be edited again (0: now), :attr:`edit_every` after

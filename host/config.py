@@ -24,6 +24,10 @@ class Config:
     """The shards this process serves (``SHARD_IDS``); None with a ``shard_count``: all of them."""
     pool_size: int = 10
     """PostgreSQL connections this process keeps at most (``TABLEHOST_DB_POOL``); SQLite has one."""
+    http: tuple[str, int] | None = None
+    """Where ``/healthz`` and ``/metrics`` are served (``TABLEHOST_HTTP=host:port``); None: nowhere."""
+    log_format: str = "text"
+    """``text`` (one readable line a record) or ``json`` (one JSON object a line), from ``LOG_FORMAT``."""
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Config:
@@ -42,6 +46,9 @@ class Config:
         if not (pool.isascii() and pool.isdigit()) or not 1 <= int(pool) <= 1000:
             raise ValueError(f"TABLEHOST_DB_POOL must be a whole number from 1 to 1000, not {pool[:20]!r}.")
         shard_count, shard_ids = shards(env.get("SHARD_COUNT", ""), env.get("SHARD_IDS", ""))
+        log_format = env.get("LOG_FORMAT", "text").strip().lower() or "text"
+        if log_format not in LOG_FORMATS:
+            raise ValueError(f"LOG_FORMAT must be text or json, not {log_format[:20]!r}.")
         return cls(
             token=env.get("DISCORD_TOKEN", "").strip() or None,
             dev_guild_id=int(guild) if guild else None,
@@ -54,7 +61,42 @@ class Config:
             shard_count=shard_count,
             shard_ids=shard_ids,
             pool_size=int(pool),
+            http=http_address(env.get("TABLEHOST_HTTP", "")),
+            log_format=log_format,
         )
+
+
+LOG_FORMATS = ("text", "json")
+"""The values of ``LOG_FORMAT``."""
+
+
+def http_address(text: str) -> tuple[str, int] | None:
+    """Returns the ``(host, port)`` of ``TABLEHOST_HTTP``, None when it is empty; raises ValueError.
+
+    The host is a name or an address (an IPv6 one in brackets); the port is from 1 to 65535.
+
+    >>> http_address(""), http_address("127.0.0.1:9100"), http_address(" [::1]:9100 ")
+    (None, ('127.0.0.1', 9100), ('::1', 9100))
+    >>> http_address("9100")
+    Traceback (most recent call last):
+    ...
+    ValueError: TABLEHOST_HTTP must be host:port, such as 127.0.0.1:9100 or 0.0.0.0:9100, not '9100'.
+    """
+    text = text.strip()
+    if not text:
+        return None
+    host, colon, port = text.rpartition(":")
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
+    elif ":" in host:  # an IPv6 address without its brackets: which colon starts the port?
+        host = ""
+    if not colon or not host or any(c.isspace() or c in "[]/" for c in host):
+        raise ValueError(f"TABLEHOST_HTTP must be host:port, such as 127.0.0.1:9100 or 0.0.0.0:9100,"
+                         f" not {text[:60]!r}.")
+    if not (port.isascii() and port.isdigit()) or not 1 <= int(port) <= 65535:
+        raise ValueError(f"TABLEHOST_HTTP's port must be a number from 1 to 65535, not {port[:20]!r}"
+                         f" (in {text[:60]!r}).")
+    return host, int(port)
 
 
 def shards(count_text: str, ids_text: str) -> tuple[int | None, tuple[int, ...] | None]:

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from engines import GAMES, GameError
 from engines.core import shown
+from host import metrics
 from host.bot_seats import is_bot
 from host.outbox import Outbox
 from host.store import DuplicateInteraction, StaleVersion, Status
@@ -28,6 +29,7 @@ AWAY = 600.0
 class TablesMoves(TablesCache, TablesOutbox):
     """Players' moves and their undo (a part of :class:`host.tables.Tables`)."""
 
+    @metrics.measured_act  # its time, the move played or the kind of refusal
     async def act(
         self,
         channel_id: str,

@@ -24,7 +24,7 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 
-from host import clock
+from host import clock, metrics
 from host.clock import ClockRow, ClockSettings, span_text, will_do
 from host.clock_store import Clocks
 from host.outbox import Outbox
@@ -80,6 +80,7 @@ class Timekeeper:
             if out is not None:
                 written.append(out)
                 self.fired += 1
+                metrics.deadline_fired("reminder" if out.notice == "reminder" else "timeout")
                 if (task := self._start_sending(out)) is not None:
                     started.append(task)
         if wait and started:

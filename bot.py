@@ -52,7 +52,7 @@ async def run_bot(*, sync: bool, serve: bool = True) -> int:
         store = await Store.open(config.db_path, **pool)
     except StoreError as err:  # names the file and the cause: unwritable, full, locked, newer schema, no grants
         print(f"error: cannot use the database {err}", file=sys.stderr)  # one line; the password left out
-        return 2
+        return 1 if passing(err) else 2  # 2 is a setup mistake: the service manager does not start it again
     tables = Tables(store, debug=config.debug, cache_size=config.cache_size)
     try:
         bot = make_bot(config, tables=tables, sync=sync, extensions=COGS)
@@ -86,6 +86,16 @@ async def run_bot(*, sync: bool, serve: bool = True) -> int:
         await store.close()
         logging.getLogger(__name__).info("store closed; goodbye")
     return 0
+
+
+PASSING = ("the bot's database cannot be reached", "the bot's database has no free connections",
+           "the bot's database did not answer in time")
+"""Faults at start that pass by themselves (a server restarting, busy): exit 1, and the service manager retries."""
+
+
+def passing(err: Exception) -> bool:
+    """Tells whether a database fault at start may pass by itself (exit 1), rather than need the admin (exit 2)."""
+    return getattr(err, "reason", None) in PASSING
 
 
 QUIET = {

@@ -61,6 +61,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Protocol
 
 from host import metrics
+from host.logs import game_context
 from host.outbox import Outbox
 
 log = logging.getLogger(__name__)
@@ -248,6 +249,10 @@ class Deliverer:
 
     async def _patiently(self, out: Outbox, *, late: bool) -> bool:
         """Sends ``out``, waiting out Discord's busy spells for as long as it is wanted."""
+        with game_context(out.game_id):  # the log lines of its sending name its game
+            return await self._retrying(out, late=late)
+
+    async def _retrying(self, out: Outbox, *, late: bool) -> bool:
         attempt = 0
         while True:
             try:

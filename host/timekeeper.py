@@ -27,6 +27,7 @@ from collections.abc import Awaitable, Callable
 from host import clock, metrics
 from host.clock import ClockRow, ClockSettings, span_text, will_do
 from host.clock_store import Clocks
+from host.logs import game_context
 from host.outbox import Outbox
 from host.store import GameRow, Status, StoreError
 from host.table import Person, Refusal
@@ -73,7 +74,8 @@ class Timekeeper:
         started: list[asyncio.Task[None]] = []
         for row in await self.clocks.due(now):
             try:
-                out = await self._handle(row, now)
+                with game_context(row.game_id):
+                    out = await self._handle(row, now)
             except (Refusal, StoreError) as err:  # this game's trouble must not stop the others
                 log.warning("clock of game %s at version %s not handled: %s", row.game_id, row.version, err)
                 continue

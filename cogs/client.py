@@ -351,7 +351,8 @@ def make_bot(
     else a plain ``Tablehost`` (one connection, every guild)."""
     settings: dict[str, Any] = {
         "tables": tables, "render_workers": config.render_workers, "sync_guild": config.dev_guild_id,
-        "sync": sync, "extensions": extensions, "threads_by_default": config.threads, **options,
+        "sync": sync, "extensions": extensions, "threads_by_default": config.threads,
+        "busy_after": config.busy_after, **options,
     }
     if config.shard_count is None:
         return Tablehost(**settings)

@@ -27,6 +27,9 @@ class Config:
     http: tuple[str, int] | None = None
     """Where ``/healthz`` and ``/metrics`` are served (``TABLEHOST_HTTP=host:port``); None: nowhere."""
     log_format: str = "text"
+    busy_after: float = 10.0
+    """Seconds a player waits for their move's board before being told that Discord is busy
+    (``TABLEHOST_BUSY_AFTER``)."""
     """``text`` (one readable line a record) or ``json`` (one JSON object a line), from ``LOG_FORMAT``."""
 
     @classmethod
@@ -46,6 +49,13 @@ class Config:
         if not (pool.isascii() and pool.isdigit()) or not 1 <= int(pool) <= 1000:
             raise ValueError(f"TABLEHOST_DB_POOL must be a whole number from 1 to 1000, not {pool[:20]!r}.")
         shard_count, shard_ids = shards(env.get("SHARD_COUNT", ""), env.get("SHARD_IDS", ""))
+        busy = env.get("TABLEHOST_BUSY_AFTER", "10").strip() or "10"
+        try:
+            busy_after = float(busy)
+        except ValueError:
+            busy_after = -1.0
+        if not 0 < busy_after <= 600:
+            raise ValueError(f"TABLEHOST_BUSY_AFTER must be seconds, more than 0 and at most 600, not {busy[:20]!r}.")
         log_format = env.get("LOG_FORMAT", "text").strip().lower() or "text"
         if log_format not in LOG_FORMATS:
             raise ValueError(f"LOG_FORMAT must be text or json, not {log_format[:20]!r}.")
@@ -63,6 +73,7 @@ class Config:
             pool_size=int(pool),
             http=http_address(env.get("TABLEHOST_HTTP", "")),
             log_format=log_format,
+            busy_after=busy_after,
         )
 
 

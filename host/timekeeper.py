@@ -46,12 +46,17 @@ Deliver = Callable[[Outbox], Awaitable[object]]
 class Timekeeper:
     """Handles the turn clocks of a table service's games."""
 
-    def __init__(self, tables: Tables, *, deliver: Deliver | None = None, max_sleep: float = MAX_SLEEP) -> None:
-        """``deliver`` sends each announcement written (the deliverer's); None leaves them to its sweeps."""
+    def __init__(self, tables: Tables, *, deliver: Deliver | None = None, max_sleep: float = MAX_SLEEP,
+                 retry_first: float = RETRY_FIRST) -> None:
+        """``deliver`` sends each announcement written (the deliverer's); None leaves them to its sweeps.
+
+        ``max_sleep`` and ``retry_first`` are the longest sleep and the first retry's wait (see the module).
+        """
         self.tables = tables
         self.clocks = Clocks(tables.store)
         self.deliver = deliver
         self.max_sleep = max_sleep
+        self.retry_first = retry_first
         self._kick = asyncio.Event()
         self._sending: set[asyncio.Task[None]] = set()
         self.alive_at: float | None = None
@@ -92,7 +97,7 @@ class Timekeeper:
     async def run(self) -> None:
         """Handles deadlines until cancelled: at each due time, every ``max_sleep`` seconds, and when kicked.
 
-        A read that fails is tried again after :data:`RETRY_FIRST` seconds, then twice as long each
+        A read that fails is tried again after ``retry_first`` seconds, then twice as long each
         time, never longer than ``max_sleep``; the first failure of a spell is logged, and its end.
         """
         failures = 0
@@ -105,7 +110,7 @@ class Timekeeper:
                     if failures == 0:
                         log.warning("the timekeeper could not read the clocks (%s); retrying", err)
                     failures += 1
-                    wait = min(RETRY_FIRST * 2 ** (failures - 1), self.max_sleep)
+                    wait = min(self.retry_first * 2 ** (failures - 1), self.max_sleep)
                 else:
                     if failures:
                         log.info("the timekeeper reads the clocks again, after %s failed tries", failures)

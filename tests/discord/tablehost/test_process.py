@@ -137,3 +137,25 @@ async def test_a_move_committed_then_sigkilled_is_announced_exactly_once_after_t
     log = await dt.slash("game", "log", user="cy")
     assert move in log.content
     assert bot_process.errors() == [], bot_process.stderr
+
+
+async def test_sigterm_while_busy_answers_every_interaction_in_flight(bot_process: BotProcess) -> None:
+    from cogs.client import RESTARTING
+    from tests.fakediscord.faults import CREATE_MESSAGE
+
+    dt = bot_process.test
+    player, move = await _start_nxs(dt)  # the rotation that ends the turn: a new board, so a message create
+    dt.faults.delay(CREATE_MESSAGE, seconds=1.5, times=None)  # Discord slow: the move's board is on its way
+    playing = asyncio.create_task(dt.slash("game", "play", user=player, move=move, wait_quiet=False))
+    await asyncio.sleep(0.5)
+    assert not playing.done()
+    stopping = asyncio.create_task(bot_process.terminate(timeout=30))
+    await asyncio.sleep(0.2)
+    other = "bob" if player == "ann" else "ann"
+    late = await dt.slash("game", "board", user=other, wait_quiet=False)  # arrives while the bot stops
+    answered = await playing
+    assert answered.content == f"Played `{move}`.", answered.content
+    assert late.content == RESTARTING
+    assert await stopping == 0
+    assert "store closed; goodbye" in bot_process.run_stderr(-1)
+    assert any(m.files for m in dt.messages("general")[-2:])  # and its board went out before the exit

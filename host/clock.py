@@ -183,6 +183,8 @@ class ClockRow:
 # -- steps run inside the store's transactions ------------------------------------------
 
 COLUMNS = "game_id, remind_after, timeout, on_timeout, version, started_at, stage, paused_at, next_due"
+CHANGED = "tablehost_clocks"
+"""The channel a transaction that sets a clock's next deadline notifies (every process's timekeeper listens)."""
 
 
 async def insert(tx: Tx, game_id: int, settings: ClockSettings) -> None:
@@ -217,6 +219,8 @@ async def restart(tx: Tx, game_id: int, version: int, at: float, *, running: boo
         " WHERE game_id = ?",
         version, at, due, game_id,
     )
+    if due is not None:
+        await tx.notify(CHANGED)
 
 
 async def claim(tx: Tx, game_id: int, version: int, reached: int) -> bool:

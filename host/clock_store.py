@@ -93,6 +93,8 @@ class Clocks:
                 "UPDATE clocks SET remind_after = ?, timeout = ?, on_timeout = ?, next_due = ? WHERE game_id = ?",
                 settings.remind_after, settings.timeout, settings.on_timeout, due, game_id,
             )
+            if due is not None:
+                await tx.notify(clock.CHANGED)
             await _insert_outbox(tx, game_id, announce)
 
         await self.store.db.write(work)

@@ -77,6 +77,11 @@ class Tx(Protocol):
         """Holds the lock ``key`` until the transaction ends: others taking it wait (a no-op on SQLite)."""
         ...
 
+    async def notify(self, channel: str) -> None:
+        """Tells the processes listening on ``channel`` (:meth:`Database.listen`) once the transaction commits
+        (PostgreSQL's NOTIFY; a no-op on SQLite, whose one process has its own in-process signals)."""
+        ...
+
 
 Step = Callable[[Tx], Coroutine[Any, Any, T]]
 """A step of the store: an ``async`` function of a transaction that awaits only its statements."""
@@ -127,6 +132,16 @@ class Database:
     async def close(self) -> None:
         """Waits for the transactions under way, then closes; every committed change is durable."""
         raise NotImplementedError
+
+    async def listen(self, channel: str, wake: Callable[[], None]) -> Callable[[], Coroutine[Any, Any, None]]:
+        """Calls ``wake`` whenever a transaction that notified ``channel`` commits (in any process);
+        returns the coroutine function that stops listening. The default, one process's database,
+        never calls it."""
+
+        async def stop() -> None:
+            return None
+
+        return stop
 
     def _newer(self, current: int, known: int) -> StoreError:
         return StoreError(f"{self.name} has schema version {current}, newer than this bot ({known}):"

@@ -9,7 +9,7 @@ import asyncio
 import contextlib
 import logging
 import re
-from collections.abc import Awaitable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -93,6 +93,9 @@ class _PgTx:
     async def lock(self, key: int) -> None:
         await self.execute("SELECT pg_advisory_xact_lock(?)", key)
 
+    async def notify(self, channel: str) -> None:
+        await self.execute("SELECT pg_notify(?, '')", channel)
+
 
 class PostgresDatabase(Database):
     """A PostgreSQL database shared by several processes, through a pool of asyncpg connections."""
@@ -104,6 +107,7 @@ class PostgresDatabase(Database):
 
     def __init__(self, pool: Any, dsn: str) -> None:
         self._pool = pool
+        self._dsn = dsn
         self.name = redacted(dsn)
         self._writing: set[asyncio.Future[Any]] = set()
         """The transactions under way (their callers may have left)."""
@@ -151,6 +155,43 @@ class PostgresDatabase(Database):
         failure = StorageUnavailable(self.name, reason, _pg_detail(err))
         log.error("storage failure: %s", failure)
         return failure
+
+    async def listen(self, channel: str, wake: Callable[[], None]) -> Callable[[], Coroutine[Any, Any, None]]:
+        """Listens on a connection of its own (kept out of the pool), connected again if it drops."""
+        import asyncpg
+
+        def heard(*_: Any) -> None:
+            wake()
+
+        async def hold() -> None:
+            wait = 0.5
+            while True:
+                try:
+                    conn = await asyncpg.connect(self._dsn, timeout=10)
+                except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as err:
+                    log.info("listening on %s: cannot connect yet (%s); again in %.0f s", channel, _pg_detail(err),
+                             wait)
+                    await asyncio.sleep(wait)
+                    wait = min(wait * 2, 15.0)
+                    continue
+                wait = 0.5
+                try:
+                    await conn.add_listener(channel, heard)
+                    wake()  # what was notified while not listening is looked at now
+                    while not conn.is_closed():
+                        await asyncio.sleep(1.0)
+                finally:
+                    with contextlib.suppress(Exception):
+                        await asyncio.wait_for(conn.close(), 5)
+
+        task = asyncio.create_task(hold(), name=f"listen-{channel}")
+
+        async def stop() -> None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+        return stop
 
     async def read(self, step: Step[T]) -> T:
         async with self._connection() as conn:

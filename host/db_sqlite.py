@@ -76,6 +76,9 @@ class _SqliteTx:
     async def lock(self, key: int) -> None:
         """Nothing to do: a SQLite transaction already has the database to itself."""
 
+    async def notify(self, channel: str) -> None:
+        """Nothing to do: one process uses the file, and tells itself in memory."""
+
 
 def _patiently(statement: Callable[[], object], within: float = 5.0) -> None:
     """Runs a statement that SQLite may refuse as busy without waiting (switching a new file to WAL while

@@ -1,10 +1,11 @@
 """The timekeeper: the one place the turn clocks' deadlines are handled (reminders, timeouts).
 
 It wakes at the next due deadline (read from the store, never held in memory alone), or
-after :data:`MAX_SLEEP` at most (another process may have set a clock), or as soon as a game of
-this process changes (a clock started or moved on), handles every clock that is due, and sleeps
-again. A failed read is retried within seconds, doubling from :data:`RETRY_FIRST`. Each stage is claimed in the store by
-(game, version, stage) in the transaction that writes its announcement, so a deadline is
+after :data:`MAX_SLEEP` at most, or as soon as a clock is set: by a game of this process (the
+table service's listeners) or of another (PostgreSQL's NOTIFY on :data:`host.clock.CHANGED`),
+handles every clock that is due, and sleeps again. A failed read is retried within seconds,
+doubling from :data:`RETRY_FIRST`. Each stage is claimed in the store by (game, version, stage)
+in the transaction that writes its announcement, so a deadline is
 handled once however many timekeepers run, and however often the bot restarts:
 
 - A clock overdue by several stages (the bot was down) is handled once, at its latest
@@ -101,6 +102,7 @@ class Timekeeper:
         time, never longer than ``max_sleep``; the first failure of a spell is logged, and its end.
         """
         failures = 0
+        stop_listening = await self.tables.store.db.listen(clock.CHANGED, self.kick)  # clocks set elsewhere
         try:
             while True:
                 try:
@@ -121,6 +123,7 @@ class Timekeeper:
                     await asyncio.wait_for(self._kick.wait(), timeout=wait)
                 self._kick.clear()
         finally:
+            await asyncio.shield(stop_listening())
             for task in list(self._sending):
                 task.cancel()
 

@@ -149,6 +149,8 @@ class Tablehost(commands.Bot):
         """Seconds at least between two edits of a channel's boards: moves that land sooner are shown together."""
         self.board_edits: dict[str, float] = {}
         """When each channel's boards were last edited (the event loop's clock)."""
+        self.keeps_time = True
+        """Runs the timekeeper's loop once ready; a test that ticks the clocks by hand sets it False first."""
         self.stopping = False
         """True once a graceful stop began: new interactions are told to try again."""
         self.busy_after = busy_after
@@ -270,7 +272,8 @@ class Tablehost(commands.Bot):
         if self._deliveries is None or self._deliveries.done():
             self._deliveries = asyncio.create_task(self.deliverer.run(), name="tablehost-deliveries")
         if self._clocks is None or self._clocks.done():
-            self._clocks = asyncio.create_task(self.timekeeper.run(), name="tablehost-clocks")
+            if self.keeps_time:
+                self._clocks = asyncio.create_task(self.timekeeper.run(), name="tablehost-clocks")
             await self.bots.sweep()  # a bot whose turn it was when the bot stopped plays now
         if self.tables.store.shared and (self._bot_watch is None or self._bot_watch.done()):
             # another process may stop before its bots play: this one's watch plays them

@@ -101,6 +101,7 @@ class Cluster:
             bot = ShardedTablehost(shard_count=COUNT, shard_ids=(number,), tables=tables, threads_by_default=threads,
                                    edit_every=0.0)
             bot.deliverer.retry_every = 3600.0  # no sweep of its own after the first: the test sweeps
+            bot.keeps_time = clock is None  # a shard on the test's clock has its deadlines ticked by the test
             return bot
 
         with named(shard.name):

@@ -34,7 +34,7 @@ async def test_a_late_move_that_edits_the_live_board_still_tells_its_unanswered_
 
     new = dt.messages("general")[before:]
     assert [m.files for m in new] == [[]]  # no new board: the live one was edited...
-    assert [m for m in dt.messages("general") if m.id == board.id][0].edits > edits
+    assert next(m for m in dt.messages("general") if m.id == board.id).edits > edits
     [note] = new  # ...and the note came apart, pinging the player
     assert LOST in note.content and f"`{move}`" in note.content
     assert dt.user(player).id in note.pinged

@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 
 from cogs.client import Tablehost
+from host.deliverer import expected
 from host.outbox import Outbox
 from host.table import Person
 
@@ -151,17 +152,18 @@ async def answered(interaction: Interaction, out: Outbox) -> None:
         return
     try:
         await interaction.client.tables.store.answered(out.id)
-    except Exception:  # only the note's accuracy is at stake
-        log.warning("announcement %s: could not record that its player was answered", out.id, exc_info=True)
+    except Exception as err:  # only the note's accuracy is at stake
+        log.warning("announcement %s: could not record that its player was answered (%s)", out.id, err,
+                    exc_info=not expected(err))
 
 
 async def deliver_done(interaction: Interaction, out: Outbox) -> None:
     """Delivers a committed lobby change and says "Done." (never "try again": it happened)."""
     try:
         shown = await deliver_patiently(interaction, out)
-    except Exception:
-        log.warning("table change in game %s committed; its announcement is left to the retries", out.game_id,
-                    exc_info=True)
+    except Exception as err:
+        log.warning("table change in game %s committed; its announcement is left to the retries (%s)", out.game_id,
+                    err, exc_info=not expected(err))
         await interaction.followup.send(
             "Done, but I could not post it in the channel yet; I'll keep trying. `/game board` shows the table.",
             ephemeral=True,

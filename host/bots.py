@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from engines import GameError
 from engines.core.ai import think
 from host.bot_seats import PREFIX, bot_id, bot_rng, bot_turn, is_bot, level_of
+from host.deliverer import expected
 from host.outbox import Outbox
 from host.store import Status, StoreError
 
@@ -110,9 +111,9 @@ class Bots:
                 if self.deliver is not None:
                     try:
                         await self.deliver(out)
-                    except Exception:  # stored: the deliverer's sweeps retry it
-                        log.warning("bot move of game %s: its announcement is left to the retries", out.game_id,
-                                    exc_info=True)
+                    except Exception as err:  # stored: the deliverer's sweeps retry it
+                        log.warning("bot move of game %s: its announcement is left to the retries (%s)", out.game_id,
+                                    err, exc_info=not expected(err))
             log.error("bots in channel %s played %d moves in a row: stopped", channel_id, MAX_MOVES)
         except (StoreError, GameError) as err:
             log.warning("bots in channel %s stopped: %s", channel_id, err)

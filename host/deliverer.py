@@ -61,6 +61,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Protocol
 
 from host import metrics
+from host.db_base import StorageUnavailable
 from host.logs import game_context
 from host.outbox import Outbox
 
@@ -93,6 +94,12 @@ class Unreachable(Exception):
 
     Such failures never count towards MAX_TRIES: the announcement waits until the service is back.
     """
+
+
+def expected(err: BaseException) -> bool:
+    """Tells whether a failure is one an outage brings (the storage or Discord down or busy): logged as one
+    line, without its traceback, which would only repeat itself once a move."""
+    return isinstance(err, StorageUnavailable | Unreachable)
 
 
 class Busy(Unreachable):
@@ -229,8 +236,9 @@ class Deliverer:
                 if not await self._claim(channel_id):
                     log.warning("the claim on channel %s lapsed; another process delivers it", channel_id)
                     return
-            except Exception:  # the next renewal, or the lease, settles it
-                log.warning("the claim on channel %s could not be renewed", channel_id, exc_info=True)
+            except Exception as err:  # the next renewal, or the lease, settles it
+                log.warning("the claim on channel %s could not be renewed (%s)", channel_id, err,
+                            exc_info=not expected(err))
 
     def _shared(self) -> SharedOutboxStore:
         assert self.shared
@@ -243,9 +251,9 @@ class Deliverer:
     async def _release(self, channel_id: str) -> None:
         try:
             await self._shared().release_channel(channel_id, self.owner)
-        except Exception:  # the claim lapses by itself
-            log.warning("the claim on channel %s was not given up; it lapses in %s s", channel_id, self.lease,
-                        exc_info=True)
+        except Exception as err:  # the claim lapses by itself
+            log.warning("the claim on channel %s was not given up (%s); it lapses in %s s", channel_id, err,
+                        self.lease, exc_info=not expected(err))
 
     async def _patiently(self, out: Outbox, *, late: bool) -> bool:
         """Sends ``out``, waiting out Discord's busy spells for as long as it is wanted."""
@@ -344,9 +352,9 @@ class Deliverer:
                         sent += 1
                     elif self.shared and out.id is not None and not await self.store.is_delivered(out.id):
                         break  # claimed elsewhere: leave the rest of the channel to it
-                except Exception:
-                    log.warning("announcement %s of game %s not delivered yet; will retry", out.id, out.game_id,
-                                exc_info=True)
+                except Exception as err:
+                    log.warning("announcement %s of game %s not delivered yet (%s); will retry", out.id,
+                                out.game_id, err, exc_info=not expected(err))
                     break
         return sent
 
@@ -375,8 +383,8 @@ class Deliverer:
                 try:
                     self._start_draining(await self.store.pending(older_than=None if first else SETTLE))
                     first = False
-                except Exception:  # e.g. the storage is unavailable for a moment
-                    log.exception("the outbox sweep failed; will retry")
+                except Exception as err:  # e.g. the storage is unavailable for a moment
+                    log.error("the outbox sweep failed (%s); will retry", err, exc_info=not expected(err))
                 self._wake.clear()
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._wake.wait(), self.retry_every)

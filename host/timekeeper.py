@@ -28,6 +28,7 @@ from collections.abc import Awaitable, Callable
 from host import clock, metrics
 from host.clock import ClockRow, ClockSettings, span_text, will_do
 from host.clock_store import Clocks
+from host.deliverer import expected
 from host.logs import game_context
 from host.outbox import Outbox
 from host.store import GameRow, Status, StoreError
@@ -185,8 +186,9 @@ class Timekeeper:
         assert self.deliver is not None
         try:
             await self.deliver(out)
-        except Exception:  # written and durable: the deliverer's sweeps retry it
-            log.warning("announcement %s of game %s is left to the retries", out.id, out.game_id, exc_info=True)
+        except Exception as err:  # written and durable: the deliverer's sweeps retry it
+            log.warning("announcement %s of game %s is left to the retries", out.id, out.game_id,
+                        exc_info=not expected(err))
 
     # -- players' commands ------------------------------------------------------------
 

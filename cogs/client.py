@@ -9,7 +9,6 @@ group comes from its kit (:func:`cogs.surface.surface_of`).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
@@ -111,6 +110,8 @@ STOP_WITHIN = 20.0
 """Seconds a graceful stop waits for the interactions and deliveries in flight before it cuts them short."""
 RESTARTING = "The bot is restarting: try again in a few seconds. Nothing was changed."
 """The answer to an interaction that arrives while the bot stops."""
+CLOSE_WITHIN = 10.0
+"""Seconds closing waits for the clocks, deliveries and bots' tasks to stop once cancelled."""
 HANDLERS = ("CommandTree-invoker", "discord-ui-view-dispatch-", "discord-ui-dynamic-item-", "discord-ui-modal-")
 """Names discord.py gives the tasks that run an interaction's handler (commands, buttons, menus, forms)."""
 
@@ -323,11 +324,14 @@ class Tablehost(commands.Bot):
 
     async def close(self) -> None:
         """Stops the clocks and deliveries (what is pending stays stored for the next start), then disconnects."""
-        for task in (self._clocks, self._deliveries, self._bot_watch, *self.background):
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+        tasks = {t for t in (self._clocks, self._deliveries, self._bot_watch, *self.background) if t is not None}
+        for task in tasks:
+            task.cancel()
+        if tasks:  # each saves what it sent; one that ignored its cancel must not hold the exit forever
+            _, stuck = await asyncio.wait(tasks, timeout=CLOSE_WITHIN)
+            if stuck:
+                log.error("closing with %d tasks that did not stop: %s", len(stuck),
+                          sorted(t.get_name() for t in stuck))
         await super().close()
 
 

@@ -139,10 +139,14 @@ async def deliver_patiently(interaction: Interaction, out: Outbox) -> bool:
     bot = interaction.client
     delivery = asyncio.ensure_future(deliver(interaction, out))
     try:
-        await asyncio.wait_for(asyncio.shield(delivery), bot.busy_after)
-    except TimeoutError:
+        done, _ = await asyncio.wait({delivery}, timeout=bot.busy_after)  # waits without cancelling it
+    except BaseException:  # the answer is cancelled: the delivery goes on by itself
+        bot.keep(delivery)
+        raise
+    if not done:
         bot.keep(delivery)
         return False
+    delivery.result()  # raises what the delivery raised
     return True
 
 

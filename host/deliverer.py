@@ -386,8 +386,9 @@ class Deliverer:
                 except Exception as err:  # e.g. the storage is unavailable for a moment
                     log.error("the outbox sweep failed (%s); will retry", err, exc_info=not expected(err))
                 self._wake.clear()
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), self.retry_every)
+                with contextlib.suppress(TimeoutError):  # asyncio.timeout, not wait_for: a cancel is never lost
+                    async with asyncio.timeout(self.retry_every):
+                        await self._wake.wait()
         finally:
             for task in list(self._draining.values()):
                 task.cancel()

@@ -120,8 +120,9 @@ class Timekeeper:
                     failures = 0
                     self.alive_at = asyncio.get_running_loop().time()
                     wait = self.max_sleep if due is None else min(max(due - self.tables.clock(), 0.0), self.max_sleep)
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._kick.wait(), timeout=wait)
+                with contextlib.suppress(TimeoutError):  # asyncio.timeout, not wait_for: a cancel is never lost
+                    async with asyncio.timeout(wait):
+                        await self._kick.wait()
                 self._kick.clear()
         finally:
             await asyncio.shield(stop_listening())

@@ -192,7 +192,8 @@ class HttpServer:
         failing = False
         while True:
             try:
-                await asyncio.wait_for(self.refresh(), STORE_TIMEOUT)
+                async with asyncio.timeout(STORE_TIMEOUT):  # not wait_for, which may swallow stop()'s cancel
+                    await self.refresh()
             except Exception as err:  # the gauges keep their last values; /healthz reports the store
                 if not failing:
                     log.warning("metrics: the database's counts could not be read (%s)", type(err).__name__)

@@ -203,7 +203,10 @@ class PostgresDatabase(Database):
         try:
             yield conn
         finally:
-            await self._pool.release(conn)
+            try:
+                await self._pool.release(conn)
+            except Exception as err:  # a connection the server dropped: the pool opens another next time
+                log.info("a broken connection was released (%s)", _pg_detail(err))
 
     async def write(self, step: Step[T]) -> T:
         """Runs the transaction as a task of its own, which a cancelled caller leaves to finish."""

@@ -109,9 +109,10 @@ class Timekeeper:
                 try:
                     await self.tick(wait=False)
                     due = await self.clocks.next_due()
-                except StoreError as err:
+                except Exception as err:  # the storage down, or any surprise: the clocks must keep being read
                     if failures == 0:
-                        log.warning("the timekeeper could not read the clocks (%s); retrying", err)
+                        log.warning("the timekeeper could not read the clocks (%s); retrying", err,
+                                    exc_info=not isinstance(err, StoreError))
                     failures += 1
                     wait = min(self.retry_first * 2 ** (failures - 1), self.max_sleep)
                 else:

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import logging
 import sys
 import tempfile
@@ -304,7 +303,8 @@ async def storm_figure(folder: Path, args: argparse.Namespace) -> None:
           f" {through / args.rate:4.2f}  (storm lasted {run.seconds:.1f} s)")
     print(f"  moves played {len(run.replies)} ({len(run.replies) / run.seconds:.2f}/s, {busy} players told"
           f" Discord is busy) | boards shown during the storm {run.boards_during / run.seconds:.2f}/s"
-          f" | 429s served {served} | backlog delivered {run.drained_after:.1f} s after")
+          f" ({run.bucket.passed / max(run.boards_during, 1):.1f} requests each) | 429s served {served}"
+          f" | backlog delivered {run.drained_after:.1f} s after")
     print(f"  {once_each(run)}")
 
 
@@ -341,5 +341,4 @@ if __name__ == "__main__":
     parser.add_argument("--rate", type=float, default=5.0, help="message requests/s Discord allows in the storm")
     parser.add_argument("--seconds", type=float, default=20.0, help="seconds of moves played through the storm")
     parser.add_argument("--skip-postgres", action="store_true", help="catch up on the SQLite file only")
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(main(parser.parse_args()))
+    asyncio.run(main(parser.parse_args()))

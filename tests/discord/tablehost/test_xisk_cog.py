@@ -289,7 +289,7 @@ async def test_game_hand_offers_the_cardsets_as_a_menu_that_redeems(discord_test
     custom_id = f"th1p:{table.row.id}:{table.row.version}"
     record = await dt.select(menu, custom_id, [redeems[0]], user=NAMES[actor])
     assert "went wrong" not in record.content
-    await dt.wait_until(lambda: dt.ephemerals(NAMES[actor])[-1].content == f"Played `{redeems[0]}`.")
+    await dt.wait_until(lambda: dt.ephemerals(NAMES[actor])[-1].content == f"Played `{redeems[0]}`.", timeout=30)
     assert (await table_of(dt, tables)).row.version == table.row.version + 1
 
 

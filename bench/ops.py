@@ -46,6 +46,7 @@ from engines import KITS
 from host.deliverer import LEASE
 from host.store import Store
 from host.tables import Tables
+from tests.discord.tablehost.test_restart_catch_up import turn_end
 from tests.fakediscord.api import DiscordTest
 from tests.fakediscord.faults import CREATE_MESSAGE, Fault
 from tests.fakediscord.fixtures import HEARTBEAT_INTERVAL, _refuse_network
@@ -70,26 +71,6 @@ def fresh_fake() -> FakeDiscord:
 
 
 # figure 1: restart to all boards caught up
-
-async def first_autocompleted(dt: DiscordTest, channel: str, *players: str) -> tuple[str, str]:
-    """Returns the first player (of ``players``) offered a move in ``channel``, and that move."""
-    for player in players:
-        moves = [m for m in await dt.autocomplete("game", "play", focused="move", user=player, move="",
-                                                  channel=channel) if m != "resign"]
-        if moves:
-            return player, moves[0]
-    raise RuntimeError(f"none of {players} has a legal move in {channel}")
-
-
-async def turn_end(dt: DiscordTest, channel: str) -> tuple[str, str]:
-    """Starts NXS in ``channel`` and plays the first step; returns the player and the move that ends the turn."""
-    await dt.slash("game", "new", user="ann", game="nxs", channel=channel)
-    await dt.slash("game", "join", user="bob", channel=channel)
-    await dt.slash("game", "start", user="ann", channel=channel)
-    player, move = await first_autocompleted(dt, channel, "ann", "bob")
-    await dt.slash("game", "play", user=player, move=move, channel=channel)
-    return await first_autocompleted(dt, channel, player)
-
 
 async def catch_up(db: str, workdir: Path, channels: int) -> tuple[float, list[str]]:
     """Kills the bot with every channel's new board held and restarts it; returns the seconds from the

@@ -38,6 +38,7 @@ async def run_bot(*, sync: bool, serve: bool = True) -> int:
     from host.config import Config
     from host.store import Store, StoreError
     from host.tables import Tables
+    from host.thinker import Thinker
     from host.web import HttpServer
 
     config = Config.from_env()
@@ -53,7 +54,7 @@ async def run_bot(*, sync: bool, serve: bool = True) -> int:
     except StoreError as err:  # names the file and the cause: unwritable, full, locked, newer schema, no grants
         print(f"error: cannot use the database {err}", file=sys.stderr)  # one line; the password left out
         return 1 if passing(err) else 2  # 2 is a setup mistake: the service manager does not start it again
-    tables = Tables(store, debug=config.debug, cache_size=config.cache_size)
+    tables = Tables(store, debug=config.debug, cache_size=config.cache_size, thinker=Thinker(config.bot_budget))
     try:
         bot = make_bot(config, tables=tables, sync=sync, extensions=COGS)
         if config.shard_count is not None:

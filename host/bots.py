@@ -7,7 +7,8 @@ table service leaves bots out of DMs and pings).
 
 After every change of a channel's game, the table service tells its listeners; the
 :class:`Bots` service then plays, one move at a time, as long as a bot is to act. The
-thinking runs in a worker thread on a copy of the game, so the event loop keeps answering.
+thinking runs on a copy of the game in the table service's :class:`~host.thinker.Thinker`
+(worker threads, within the bots' budget), so the event loop keeps answering.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from engines import GameError
-from engines.core.ai import think
 from host.bot_seats import PREFIX, bot_id, bot_rng, bot_turn, is_bot, level_of
 from host.deliverer import expected
 from host.outbox import Outbox
@@ -133,8 +133,8 @@ class Bots:
         if not acting:
             return None
         name, uid = acting[0]
-        copy, version = game.clone(), table.row.version
-        move = await asyncio.to_thread(think, copy, name, level_of(uid), bot_rng())
+        version = table.row.version
+        move = await self.tables.thinker.move(game, name, level_of(uid))  # on a copy: the game stays as it is
         try:
             return await self.tables.act(channel_id, uid, move, position=(table.row.id, version))
         except GameError as err:  # the position moved on meanwhile, or a policy bug: look again once

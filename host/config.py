@@ -27,10 +27,12 @@ class Config:
     http: tuple[str, int] | None = None
     """Where ``/healthz`` and ``/metrics`` are served (``TABLEHOST_HTTP=host:port``); None: nowhere."""
     log_format: str = "text"
+    """``text`` (one readable line a record) or ``json`` (one JSON object a line), from ``LOG_FORMAT``."""
     busy_after: float = 10.0
     """Seconds a player waits for their move's board before being told that Discord is busy
     (``TABLEHOST_BUSY_AFTER``)."""
-    """``text`` (one readable line a record) or ``json`` (one JSON object a line), from ``LOG_FORMAT``."""
+    bot_budget: float = 1.0
+    """Seconds a bot (or the coach) may think over a move (``TABLEHOST_BOT_BUDGET``)."""
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Config:
@@ -56,6 +58,13 @@ class Config:
             busy_after = -1.0
         if not 0 < busy_after <= 600:
             raise ValueError(f"TABLEHOST_BUSY_AFTER must be seconds, more than 0 and at most 600, not {busy[:20]!r}.")
+        budget = env.get("TABLEHOST_BOT_BUDGET", "1").strip() or "1"
+        try:
+            bot_budget = float(budget)
+        except ValueError:
+            bot_budget = -1.0
+        if not 0.05 <= bot_budget <= 60:
+            raise ValueError(f"TABLEHOST_BOT_BUDGET must be seconds, from 0.05 to 60, not {budget[:20]!r}.")
         log_format = env.get("LOG_FORMAT", "text").strip().lower() or "text"
         if log_format not in LOG_FORMATS:
             raise ValueError(f"LOG_FORMAT must be text or json, not {log_format[:20]!r}.")
@@ -74,6 +83,7 @@ class Config:
             http=http_address(env.get("TABLEHOST_HTTP", "")),
             log_format=log_format,
             busy_after=busy_after,
+            bot_budget=bot_budget,
         )
 
 

@@ -20,6 +20,7 @@ from engines.core import Game, shown
 from host.fairness import new_server_seed
 from host.store import GameRow, MoveRow, Seat, StaleVersion, Status, StorageUnavailable, Store
 from host.table import NoGame, Refusal, Table
+from host.thinker import Thinker
 from host.undo import replayed
 
 log = logging.getLogger("host.tables")  # the table service's records, whichever of its parts writes them
@@ -43,13 +44,16 @@ class TablesCache:
         cache_size: int = CACHE_SIZE,
         clock: Callable[[], float] = time.time,
         join_ids: bool = True,
+        thinker: Thinker | None = None,
     ) -> None:
         """``seeds`` draws the server seed of each new table, ``clock`` tells the time (tests pass fixed ones).
 
         ``join_ids`` False (tests) leaves the joins' interaction ids out of the entropy, so that a
-        fixed ``seeds`` deals alike on every run.
+        fixed ``seeds`` deals alike on every run. ``thinker`` thinks for the bots and the coach
+        (default: one with the default budget).
         """
         self.store = store
+        self.thinker = thinker or Thinker()
         self.clock = clock
         self.debug = debug
         self.join_ids = join_ids

@@ -8,7 +8,6 @@ from dataclasses import dataclass, replace
 
 from engines import GameError
 from engines.core import Event, Game, is_public
-from host.bot_seats import bot_turn
 from host.clock import ClockSettings, has_skip, span_text
 from host.outbox import Outbox
 from host.store import StaleVersion, Status
@@ -45,7 +44,7 @@ class TablesTimeouts(TablesCache, TablesOutbox):
             secrets_before = table.secrets or {s.name: secret_part(current, s.name) for s in table.seats}
             planned = None
             if settings.on_timeout.startswith("bot-"):  # thought out on a copy, off the event loop
-                planned = await asyncio.to_thread(bot_turn, current.clone(), name, settings.on_timeout[4:])
+                planned = await asyncio.to_thread(self.thinker.turn, current.clone(), name, settings.on_timeout[4:])
             turn = self._clock_moves(table, name, settings.on_timeout, planned)
             game, played = turn.game, turn.moves
             policy = "forfeit" if turn.policy == "skip" and not has_skip(current) else turn.policy  # no skip: gives up

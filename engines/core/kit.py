@@ -26,12 +26,21 @@ import random
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from engines.core.game import JSON, Game
 
-Choose = Callable[[JSON, list[str], str, str, random.Random], str]
-"""``choose(view, legal, seat, level, rng) -> move``: a bot's policy (see :mod:`engines.core.ai`)."""
+
+class Choose(Protocol):
+    """``choose(view, legal, seat, level, rng, *, deadline) -> move``: a bot's policy (see :mod:`engines.core.ai`).
+
+    It answers a move of ``legal``, or an ``engines.core.ai.Choice`` (the move and why), by
+    ``deadline`` (a ``time.perf_counter()`` value).
+    """
+
+    def __call__(self, view: JSON, legal: list[str], seat: str, level: str, rng: random.Random, *,
+                 deadline: float = ...) -> Any: ...
+
 Renderer = Callable[..., bytes]
 """``render(view, **marks) -> bytes``: the PNG picture of a view."""
 Picture = Callable[[JSON], Any]

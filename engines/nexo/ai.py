@@ -52,6 +52,7 @@ returns an order ``play`` accepts.
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
@@ -67,7 +68,8 @@ from engines.nexo.state import Phase
 JSON = dict[str, Any]
 
 
-def choose(view: JSON, legal: list[str], seat: str, level: str, rng: random.Random) -> str:
+def choose(view: JSON, legal: list[str], seat: str, level: str, rng: random.Random, *,
+           deadline: float = math.inf) -> str:
     """Returns the bot's order for player ``seat`` (see the module's levels)."""
     if level not in LEVELS:
         raise ValueError(f"level must be one of {', '.join(LEVELS)}, not {level!r}")

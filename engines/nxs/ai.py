@@ -24,8 +24,8 @@ whole turns: every first step × every rotation, and plays the first step of the
   alpha-beta cut-offs, the candidates in the order the shallower judgement gave; a win
   in one, or no move left, ends a line at once. The opponent's rotation is not searched
   (a rotation never changes territory, only what the turned ship may do). A clock stops
-  the search at :data:`HARD_BUDGET` seconds, keeping the best whole turn of the deepest
-  pass that judged the previous best.
+  the search at the host's deadline (or :data:`HARD_BUDGET` seconds, if sooner), keeping
+  the best whole turn of the deepest pass that judged the previous best.
 
     >>> import random
     >>> from engines.nxs.game import Nxs
@@ -37,6 +37,7 @@ whole turns: every first step × every rotation, and plays the first step of the
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Iterable
@@ -69,7 +70,7 @@ from engines.nxs.ai_board import (
 )
 
 HARD_BUDGET = 0.75
-"""Seconds the hard search may take before it plays the best whole turn it has finished."""
+"""Seconds the hard search may take at most, before the host's deadline cuts it shorter."""
 WIN_VALUE = 10_000.0
 """The value of a won position (a lost one is its negative)."""
 
@@ -187,7 +188,8 @@ def evaluate(pos: Pos, scores: tuple[int, int], targets: tuple[int, int], me: in
 # -- the policy -----------------------------------------------------------------------
 
 
-def choose(view: dict[str, Any], legal: list[str], seat: str, level: str, rng: random.Random) -> str:
+def choose(view: dict[str, Any], legal: list[str], seat: str, level: str, rng: random.Random, *,
+           deadline: float = math.inf) -> str:
     """Returns the move of ``seat`` at ``level`` (easy, normal, hard): one of ``legal``, never resign
     while another move is legal."""
     moves = [m for m in legal if m != "resign"]
@@ -195,9 +197,10 @@ def choose(view: dict[str, Any], legal: list[str], seat: str, level: str, rng: r
         return legal[0]
     board = from_view(view)
     me = board.seat_of(seat)
+    deadline = min(deadline, time.perf_counter() + HARD_BUDGET)
     if moves[0].startswith("rotate"):
-        return _rotation(board, me, moves, level, rng)
-    return _first_step(board, me, moves, level, rng)
+        return _rotation(board, me, moves, level, rng, deadline)
+    return _first_step(board, me, moves, level, rng, deadline)
 
 
 def _parse_step(move: str) -> tuple[int, int]:
@@ -210,7 +213,7 @@ def _parse_rotation(move: str) -> tuple[int, str]:
     return index(cell), way
 
 
-def _first_step(board: Board, me: int, moves: list[str], level: str, rng: random.Random) -> str:
+def _first_step(board: Board, me: int, moves: list[str], level: str, rng: random.Random, deadline: float) -> str:
     steps: list[tuple[str, Step]] = []
     for move in moves:
         src, dst = _parse_step(move)
@@ -222,15 +225,13 @@ def _first_step(board: Board, me: int, moves: list[str], level: str, rng: random
         return rng.choice(wins)
     if level == "easy":
         return _easy(board, me, steps, rng)
-    deadline = time.perf_counter() + HARD_BUDGET
     return _search(board, me, steps, level == "hard", deadline, rng)[0]
 
 
-def _rotation(board: Board, me: int, moves: list[str], level: str, rng: random.Random) -> str:
+def _rotation(board: Board, me: int, moves: list[str], level: str, rng: random.Random, deadline: float) -> str:
     if level == "easy":
         return rng.choice(moves)
     step: Step = (-1, -1, False, board.pos, board.scores, 0)
-    deadline = time.perf_counter() + HARD_BUDGET
     return _search(board, me, [("", step)], level == "hard", deadline, rng, rotations=moves)[1]
 
 

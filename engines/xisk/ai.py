@@ -42,6 +42,7 @@ enemy any more) and brings chips from inside to the front at random. No level ev
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -445,7 +446,8 @@ _PHASES = {"claim": _claim, "supply": _supply, "cardset": _supply, "attack": _at
            "invade": _invade, "adjust": _adjust}
 
 
-def choose(view: Mapping[str, Any], legal: list[str], seat: str, level: str, rng: random.Random) -> str:
+def choose(view: Mapping[str, Any], legal: list[str], seat: str, level: str, rng: random.Random, *,
+           deadline: float = math.inf) -> str:
     """Returns the move of ``seat`` at ``level`` from its own view and legal moves (never ``resign``)."""
     options = [m for m in legal if m != "resign"]
     if not options:

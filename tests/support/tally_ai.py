@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
 
-def choose(view: dict[str, Any], legal: list[str], seat: str, level: str, rng: random.Random) -> str:
+def choose(view: dict[str, Any], legal: list[str], seat: str, level: str, rng: random.Random, *,
+           deadline: float = math.inf) -> str:
     """Returns the largest ``add``, or any legal move (``easy`` picks at random among the adds)."""
     adds = [m for m in legal if m.startswith("add ")]
     if level == "easy" and adds:

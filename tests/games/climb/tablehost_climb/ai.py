@@ -16,11 +16,13 @@
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
 
-def choose(view: dict[str, Any], legal: list[str], seat: str, level: str, rng: random.Random) -> str:
+def choose(view: dict[str, Any], legal: list[str], seat: str, level: str, rng: random.Random, *,
+           deadline: float = math.inf) -> str:
     """Returns the move of ``seat`` at ``level``: one of ``legal``, never ``resign`` while another exists."""
     moves = [m for m in legal if m != "resign"] or list(legal)
     if level == "easy":

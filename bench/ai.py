@@ -199,7 +199,7 @@ async def _ticks(stop: asyncio.Event, every: float = 0.01) -> list[float]:
 
 
 async def _lag(name: str, seconds: float, budget: float, think_too: bool) -> list[float]:
-    from host.bots import Thinker
+    from host.thinker import Thinker
 
     thinker = Thinker(budget=budget)
     positions = hard_positions(name, 24)

@@ -18,7 +18,8 @@ moves and answering) and plays its best move so far when the search is not done 
 
 **The coach.** A policy may answer a :class:`Choice`: the move, and one line of why, made
 from what it weighed ("attack Ukraine from Ural: 78% to win"). :func:`advise` asks the
-``normal`` level for one, on the seat's own view, for ``/game hint``.
+``normal`` level for one, on the seat's own view, for ``/game hint``: its considered move
+(``explain=True``), never one of the slips that keep ``normal`` a step below ``hard``.
 
 ``rng`` is the bot's own randomness, drawn apart from the game's seed, so its choices
 reveal nothing of the dice.
@@ -78,8 +79,12 @@ def has_bots(game: str) -> bool:
     return True
 
 
-def decide(game: Game, seat: str, level: str, rng: random.Random, *, budget: float = BUDGET) -> Choice:
-    """Returns the bot's :class:`Choice` for ``seat`` (who must act), from the seat's own view and legal moves only."""
+def decide(game: Game, seat: str, level: str, rng: random.Random, *, budget: float = BUDGET,
+           explain: bool = False) -> Choice:
+    """Returns the bot's :class:`Choice` for ``seat`` (who must act), from the seat's own view and legal moves only.
+
+    ``explain`` asks the policy for its considered move of ``level`` and why (never a slip).
+    """
     start = time.perf_counter()
     if level not in LEVELS:
         raise ValueError(f"level must be one of {', '.join(LEVELS)}, not {level!r}")
@@ -88,7 +93,8 @@ def decide(game: Game, seat: str, level: str, rng: random.Random, *, budget: flo
     legal = game.legal_moves(seat)
     if not legal:
         raise LookupError(f"{seat} has no legal move")
-    answer = policy(game.NAME)(game.view(seat), legal, seat, level, rng, deadline=start + budget * SEARCH_SHARE)
+    answer = policy(game.NAME)(game.view(seat), legal, seat, level, rng, deadline=start + budget * SEARCH_SHARE,
+                               explain=explain)
     return answer if isinstance(answer, Choice) else Choice(answer)
 
 
@@ -99,4 +105,4 @@ def think(game: Game, seat: str, level: str, rng: random.Random, *, budget: floa
 
 def advise(game: Game, seat: str, rng: random.Random, *, budget: float = BUDGET) -> Choice:
     """Returns the coach's move for ``seat`` and why: the :data:`COACH` level on the seat's own view."""
-    return decide(game, seat, COACH, rng, budget=budget)
+    return decide(game, seat, COACH, rng, budget=budget, explain=True)

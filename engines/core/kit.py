@@ -32,14 +32,15 @@ from engines.core.game import JSON, Game
 
 
 class Choose(Protocol):
-    """``choose(view, legal, seat, level, rng, *, deadline) -> move``: a bot's policy (see :mod:`engines.core.ai`).
+    """``choose(view, legal, seat, level, rng, *, deadline, explain) -> move``: a bot's policy (:mod:`engines.core.ai`).
 
     It answers a move of ``legal``, or an ``engines.core.ai.Choice`` (the move and why), by
-    ``deadline`` (a ``time.perf_counter()`` value).
+    ``deadline`` (a ``time.perf_counter()`` value). With ``explain`` it answers a ``Choice``:
+    the level's considered move (no deliberate slip) and one line of why.
     """
 
     def __call__(self, view: JSON, legal: list[str], seat: str, level: str, rng: random.Random, *,
-                 deadline: float = ...) -> Any: ...
+                 deadline: float = ..., explain: bool = ...) -> Any: ...
 
 Renderer = Callable[..., bytes]
 """``render(view, **marks) -> bytes``: the PNG picture of a view."""

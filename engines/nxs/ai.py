@@ -43,6 +43,7 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
+from engines.core.ai import Choice
 from engines.core.hexgrid import distance
 from engines.nxs.ai_board import (
     ARROWS,
@@ -69,7 +70,7 @@ from engines.nxs.ai_board import (
     verdict,
 )
 
-HARD_BUDGET = 0.75
+HARD_BUDGET = 0.5
 """Seconds the hard search may take at most, before the host's deadline cuts it shorter."""
 WIN_VALUE = 10_000.0
 """The value of a won position (a lost one is its negative)."""
@@ -189,18 +190,51 @@ def evaluate(pos: Pos, scores: tuple[int, int], targets: tuple[int, int], me: in
 
 
 def choose(view: dict[str, Any], legal: list[str], seat: str, level: str, rng: random.Random, *,
-           deadline: float = math.inf) -> str:
+           deadline: float = math.inf, explain: bool = False) -> str | Choice:
     """Returns the move of ``seat`` at ``level`` (easy, normal, hard): one of ``legal``, never resign
-    while another move is legal."""
+    while another move is legal. ``explain``: the same move as a :class:`Choice`, with why (:func:`why`)."""
     moves = [m for m in legal if m != "resign"]
     if not moves:
-        return legal[0]
+        return Choice(legal[0], "no other move is legal") if explain else legal[0]
     board = from_view(view)
     me = board.seat_of(seat)
     deadline = min(deadline, time.perf_counter() + HARD_BUDGET)
     if moves[0].startswith("rotate"):
-        return _rotation(board, me, moves, level, rng, deadline)
-    return _first_step(board, me, moves, level, rng, deadline)
+        move = _rotation(board, me, moves, level, rng, deadline)
+    else:
+        move = _first_step(board, me, moves, level, rng, deadline)
+    return Choice(move, why(board, me, move)) if explain else move
+
+
+def why(board: Board, me: int, move: str) -> str:
+    """Returns one line on what ``move`` does for ``me``: the ship, the capture, territory against the targets,
+    and whether it leaves a ship open to capture.
+
+    >>> from engines.nxs.game import Nxs
+    >>> g = Nxs.new(["ann", "bob"])
+    >>> why(from_view(g.view("ann")), 0, g.legal_moves("ann")[0]).startswith("your ")
+    True
+    """
+    if move.startswith("rotate"):
+        at, way = _parse_rotation(move)
+        after = _turned(board.pos, at, way)
+        head = f"your {SHIP[board.pos[at]]} on {name(at)} turns {way}"
+        both = board.scores
+    else:
+        src, dst = _parse_step(move)
+        after = moved(board.pos, src, dst)
+        both = scores_after(after, src, dst, board.scores)
+        ship = SHIP[board.pos[src]]
+        if move.startswith("capture"):
+            head = f"your {ship} takes the {SHIP[board.pos[dst]]} on {name(dst)}"
+        else:
+            head = f"your {ship} sails {name(src)} to {name(dst)}"
+        if verdict(both, me, board.targets) == WIN:
+            return f"{head}: your territory reaches {board.targets[me]}, the game"
+    mine, theirs = both[me], both[1 - me]
+    line = f"{head}: territory {mine} of {board.targets[me]}, theirs {theirs} of {board.targets[1 - me]}"
+    _value, at = _open_ship(after, me)
+    return f"{line}; {f'your {SHIP[after[at]]} on {name(at)} is left open' if at >= 0 else 'no ship left open'}"
 
 
 def _parse_step(move: str) -> tuple[int, int]:
@@ -240,7 +274,12 @@ def _rotation(board: Board, me: int, moves: list[str], level: str, rng: random.R
 
 def _loss(pos: Pos, me: int) -> float:
     """Returns the value of the best ship of ``me`` the opponent may capture now."""
-    best = 0.0
+    return _open_ship(pos, me)[0]
+
+
+def _open_ship(pos: Pos, me: int) -> tuple[float, int]:
+    """Returns the value and hex of the best ship of ``me`` the opponent may capture now (0.0, -1 for none)."""
+    best, where = 0.0, -1
     get = pos.get
     for at, c in pos.items():
         o = OWNER[c]
@@ -256,8 +295,9 @@ def _loss(pos: Pos, me: int) -> float:
             pb = get(b) if b >= 0 else None
             if (pa is not None and OWNER[pa] == me) or (pb is not None and OWNER[pb] == me):
                 continue
-            best = max(best, VALUE[v])
-    return best
+            if VALUE[v] > best:
+                best, where = VALUE[v], t
+    return best, where
 
 
 def _opponent_wins(board: Board, me: int, after: Pos, both: tuple[int, int]) -> bool:

@@ -243,6 +243,27 @@ def test_no_level_hands_the_opponent_a_win_in_one(level: str) -> None:
     assert checked >= 4
 
 
+def test_the_hint_says_what_the_move_does() -> None:
+    """The coach's why is the move's own facts: the ship, the territory after it, a ship left open."""
+    g = Nxs.new([ANN, BOB])
+    legal = g.legal_moves(ANN)
+    hint = ai.choose(g.view(ANN), legal, ANN, "normal", random.Random(1), explain=True)
+    assert isinstance(hint, core_ai.Choice) and hint.move in legal
+    assert hint.move == ai.choose(g.view(ANN), legal, ANN, "normal", random.Random(1))
+    src, dst = hint.move.split()[1:]
+    assert hint.why.startswith("your ") and f"{src} to {dst}" in hint.why and "territory " in hint.why
+    assert len(hint.why) <= 150
+
+
+def test_the_hint_names_the_ship_a_capture_takes() -> None:
+    g = Nxs.new([ANN, BOB])
+    board = fast.from_view(g.view(ANN))
+    src = next(i for i, c in board.pos.items() if fast.OWNER[c] == 0 and fast.SHIP[c] == "frigate")
+    dst = next(i for i, c in board.pos.items() if fast.OWNER[c] == 1 and fast.SHIP[c] == "sloop")
+    why = ai.why(board, 0, f"capture {fast.name(src)} {fast.name(dst)}")
+    assert why.startswith(f"your frigate takes the sloop on {fast.name(dst)}: territory ")
+
+
 # -- think time and strength -----------------------------------------------------------
 
 

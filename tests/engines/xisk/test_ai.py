@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import engines.xisk.ai as ai
-from engines.core.ai import BUDGET, LEVELS, think
+from engines.core.ai import BUDGET, LEVELS, Choice, think
 from engines.core.deck import DECK_INDEX
 from engines.core.registry import KITS
 from engines.xisk import Xisk
@@ -117,11 +117,11 @@ def test_xisk_bot_sees_only_its_seat() -> None:
         secret_cards += hands_differ
         legal = g.legal_moves(seat)
         assert other.legal_moves(seat) == legal
-        for level in LEVELS:
+        for level, explain in [(lv, False) for lv in LEVELS] + [("normal", True)]:  # True: the hint
             view = StrictView(g.view(seat))
-            a = choose(view, legal, seat, level, random.Random(i))
-            b = choose(StrictView(other.view(seat)), legal, seat, level, random.Random(i))
-            assert a == b, (i, level)
+            a = choose(view, legal, seat, level, random.Random(i), explain=explain)
+            b = choose(StrictView(other.view(seat)), legal, seat, level, random.Random(i), explain=explain)
+            assert a == b, (i, level, explain)
             assert view.read <= set(g.view(seat)) - {"hands", "deck", "claim_queue", "rng"}
         phase = g.view(None)["phase"]
         checked[phase] = checked.get(phase, 0) + 1
@@ -132,9 +132,10 @@ def test_xisk_bot_sees_only_its_seat() -> None:
 def test_think_gives_the_policy_the_seats_view_and_legal_moves_only() -> None:
     seen: list[tuple[Any, ...]] = []
 
-    def spy(view: dict[str, Any], legal: list[str], seat: str, level: str, rng: random.Random) -> str:
+    def spy(view: dict[str, Any], legal: list[str], seat: str, level: str, rng: random.Random, *,
+            deadline: float, explain: bool = False) -> str | Choice:
         seen.append((view, legal, seat, level))
-        return choose(view, legal, seat, level, rng)
+        return choose(view, legal, seat, level, rng, deadline=deadline, explain=explain)
 
     kit = KITS["xisk"]
     KITS.add(replace(kit, ai=spy))  # think() asks the game's kit for its policy
@@ -152,7 +153,8 @@ def test_think_gives_the_policy_the_seats_view_and_legal_moves_only() -> None:
 
 def test_the_policy_imports_no_engine_state() -> None:
     """Only the pure helpers over the board data and the dice, never the state, rules or views."""
-    allowed = {"engines.core.deck", "engines.xisk.board", "engines.xisk.battle", "engines.xisk.ai_odds"}
+    allowed = {"engines.core.ai", "engines.core.deck", "engines.xisk.board", "engines.xisk.battle",
+               "engines.xisk.ai_odds"}
     for name in ("ai.py", "ai_odds.py"):
         tree = ast.parse((Path(ai.__file__).parent / name).read_text(encoding="utf-8"))
         for node in ast.walk(tree):
@@ -289,6 +291,24 @@ def test_attacks_complete_a_continent_and_stop_against_bad_odds() -> None:
     g = position(owners=owners, chips={"new-guinea": 2, "western-australia": 2, "indonesia": 12})
     for level in LEVELS:
         assert _choose(g, level) == "end"
+
+
+def test_the_hint_says_why_from_what_the_policy_weighed() -> None:
+    """The coach's why names the battle, its exact odds and what the conquest brings."""
+    g = position(owners={c: "ann" for c in AUSTRALIA[1:]}, chips={"new-guinea": 8, "indonesia": 2})
+    hint = choose(g.view("ann"), g.legal_moves("ann"), "ann", "normal", random.Random(1), explain=True)
+    assert isinstance(hint, Choice) and hint.move == "attack new-guinea indonesia"
+    assert hint.why.startswith("attack Indonesia from New Guinea: ") and "% to win" in hint.why
+    assert "completes Australia" in hint.why and len(hint.why) <= 150
+
+
+def test_the_hint_is_the_considered_move_never_a_slip() -> None:
+    """``normal`` slips to the easy move on a share of its moves; the coach never does."""
+    g = position(owners={c: "ann" for c in AUSTRALIA[1:]}, chips={"new-guinea": 8, "indonesia": 2})
+    legal = g.legal_moves("ann")
+    plays = {choose(g.view("ann"), legal, "ann", "normal", random.Random(i)) for i in range(60)}
+    hints = {choose(g.view("ann"), legal, "ann", "normal", random.Random(i), explain=True).move for i in range(60)}
+    assert len(plays) > 1 and hints == {"attack new-guinea indonesia"}
 
 
 def test_the_turns_card_is_worth_a_fair_risk_for_the_first_conquest_only() -> None:

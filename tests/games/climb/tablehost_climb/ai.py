@@ -22,8 +22,11 @@ from typing import Any
 
 
 def choose(view: dict[str, Any], legal: list[str], seat: str, level: str, rng: random.Random, *,
-           deadline: float = math.inf) -> str:
-    """Returns the move of ``seat`` at ``level``: one of ``legal``, never ``resign`` while another exists."""
+           deadline: float = math.inf, explain: bool = False) -> str:
+    """Returns the move of ``seat`` at ``level``: one of ``legal``, never ``resign`` while another exists.
+
+    A plain move answers ``explain`` too (the host shows a hint without a why).
+    """
     moves = [m for m in legal if m != "resign"] or list(legal)
     if level == "easy":
         return rng.choice(moves)

@@ -49,10 +49,8 @@ from engines.nexo.layout import DEPOT_RADIUS
 from engines.nexo.moves import Toward
 from engines.nexo.state import Building, Model
 
-PLANNED_HARD = 6
-"""At most this many units are planned in full in one ``hard`` decision (the most urgent)."""
-PLANNED_NORMAL = 4
-"""At most this many units are planned in full in one ``normal`` decision."""
+PLANNED = 4
+"""At most this many units are planned in full in one decision (the most urgent)."""
 ADVANCE = 2.0
 """Worth per inch for an armed unit closing in on the enemy beyond its reach."""
 
@@ -75,6 +73,8 @@ def action_move(ctx: Ctx) -> str | None:
     pieces = _shortlist(ctx, w.eligible(ctx.me, "action"))
     ctx.sharing = sum(1 for p in pieces if isinstance(p, Model))
     for p in pieces:
+        if plans and ctx.out_of_time():
+            break  # the best plan so far
         plan = plan_piece(ctx, p)
         if plan is not None and (plan.order in ctx.legal_set or _plausible(plan.order)):
             plans.append((plan.gain, p.id, plan))
@@ -91,7 +91,7 @@ def _shortlist(ctx: Ctx, pieces: list[Model | Building]) -> list[Model | Buildin
     and how close the nearest enemy is. The others are planned when their turn comes.
     """
     units = [p for p in pieces if isinstance(p, Model)]
-    most = PLANNED_HARD if ctx.hard else PLANNED_NORMAL
+    most = PLANNED
     if len(units) <= most:
         return pieces
     foes = ctx.foes()
@@ -142,7 +142,7 @@ def plan_piece(ctx: Ctx, p: Model | Building) -> Plan | None:
         offer(idle + overwatch_value(ctx, p), f"overwatch {p.id}")
     # move (or dash) to a spot, then attack or Overwatch there: every spot from which an enemy
     # may be in reach, and the best few others by position, are weighed in full ...
-    full = 12 if ctx.hard else 5
+    full = 12
     based.sort(key=lambda t: (-t[0], t[1].x, t[1].y))
     moves = [t for t in based if t[1].verb == "move"]
     watch = {id(sp) for _, sp in moves[:full]}
@@ -153,13 +153,13 @@ def plan_piece(ctx: Ctx, p: Model | Building) -> Plan | None:
         offer(score, sp.order(p.id))
     # ... then the squares next to the best ones (the thinned grid may step over the spot
     # where a target comes into reach)
-    if len(cands) < len(spots(ctx, p)):
+    if len(cands) < len(spots(ctx, p)) and not ctx.out_of_time():
         seen = {(sp.x, sp.y) for sp in cands}
         scored.sort(key=lambda t: (-t[0], t[1].x, t[1].y))
         tops = [sp for _, sp in scored[:3]] + [sp for _, sp in moves[:1]]
         extra = [sp for sp in spots(ctx, p) if (sp.x, sp.y) not in seen
                  and any(abs(sp.x - t.x) <= 1.01 and abs(sp.y - t.y) <= 1.01 for t in tops)]
-        extra = extra[: 24 if ctx.hard else 8]
+        extra = extra[:24]
         prime_sight(ctx, p, [(sp.x, sp.y) for sp in extra])
         for sp in extra:
             offer(_spot_base(ctx, p, sp) + _spot_extra(ctx, p, sp, watch=True), sp.order(p.id))

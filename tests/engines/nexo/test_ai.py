@@ -99,10 +99,9 @@ def test_every_level_returns_a_move_play_accepts(seed: int, battlefield: str, le
         v, legal = g.view(p), g.legal_moves(p)
         move = ai.choose(v, legal, p, level, rng)
         assert accepts(g, p, move), (level, v["phase"], move)
-        if level != "easy":
-            options = ai.sensible(v, legal, p)
-            if len(options) > 1:  # the heuristic itself, without the easy fallback, never raises
-                ai.decide(v, options, p, level, random.Random(0))
+        options = ai.sensible(v, legal, p)
+        if len(options) > 1:  # the heuristic itself, without the easy fallback, never raises
+            ai.decide(ai.Ctx(v, p, random.Random(0), options))
 
 
 def test_every_level_plays_the_whole_midgame_with_moves_play_accepts() -> None:
@@ -122,12 +121,33 @@ def test_decisions_depend_only_on_the_view_and_legal_moves() -> None:
     g = midgame()
     cases.append((g.view("ann"), g.legal_moves("ann"), "ann"))
     for view, legal, p in cases:
-        for level in LEVELS:
+        for level, explain in [(lv, False) for lv in LEVELS] + [("normal", True)]:  # True: the hint
             first = copy.deepcopy(view)
-            a = ai.choose(first, list(legal), p, level, random.Random(99))
+            a = ai.choose(first, list(legal), p, level, random.Random(99), explain=explain)
             assert first == view  # the bot does not change the view it is given
-            b = ai.choose(copy.deepcopy(view), list(legal), p, level, random.Random(99))
+            b = ai.choose(copy.deepcopy(view), list(legal), p, level, random.Random(99), explain=explain)
             assert a == b
+
+
+def test_the_hint_is_the_considered_order_with_its_odds() -> None:
+    """The coach never slips, and its why carries the exact odds of the attack it suggests."""
+    g = midgame()
+    view, legal = g.view("ann"), g.legal_moves("ann")
+    hints = {ai.choose(view, legal, "ann", "normal", random.Random(i), explain=True) for i in range(4)}
+    assert len(hints) == 1
+    (hint,) = hints
+    assert hint.move == ai.choose(view, legal, "ann", "hard", random.Random(0))
+    assert hint.why and len(hint.why) <= 150
+    if hint.move.startswith(("shoot", "fight")):
+        assert "% to destroy it" in hint.why
+
+
+def test_the_search_stops_at_the_deadline_with_its_best_plan_so_far() -> None:
+    g = midgame()
+    view, legal = g.view("ann"), g.legal_moves("ann")
+    t = time.perf_counter()
+    move = ai.choose(view, legal, "ann", "hard", random.Random(1), deadline=t)  # already past
+    assert accepts(g, "ann", move) and time.perf_counter() - t < BUDGET  # one piece planned, not all
 
 
 # -- easy -------------------------------------------------------------------------------------

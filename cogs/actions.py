@@ -29,9 +29,10 @@ from cogs.replies import (
     person,
 )
 from cogs.surface import title_of
-from engines import KITS, GameError
+from engines import KITS, Game, GameError
+from engines.core.ai import has_bots
 from host.clock import ClockSettings
-from host.deliverer import Unreachable
+from host.deliverer import Unreachable, expected
 from host.outbox import Outbox
 from host.store import Status
 from host.tables import NoGame, Stale
@@ -96,14 +97,17 @@ async def open_table(
     thread: bool | None = None,
     clock: ClockSettings | None = None,
     another: bool = False,
+    bots: int = 0,
+    level: str = "normal",
 ) -> None:
-    """Opens a lobby for ``game`` and announces it (``/<game> new``).
+    """Opens a lobby for ``game`` and announces it (``/<game> new``), with ``bots`` bots of ``level`` seated.
 
     With ``thread`` (by default, where the bot may create threads) the channel gets one
     line, which starts a public thread named after the game, and the game lives there.
     Where that is not allowed the game stays in the channel, and an explicit request says so.
     A lobby of the same game waiting in one of the channel's threads is pointed to instead,
-    and nothing is opened, unless ``another``.
+    and nothing is opened, unless ``another``. More bots than the table has room for beside its
+    creator, or bots for a game without any, are refused before anything is opened.
     """
     await begin(interaction)
     if interaction.guild_id is None:
@@ -117,6 +121,8 @@ async def open_table(
     try:
         if cls is not None:
             cls.check_options(options)  # refused before any thread is made
+            if bots:
+                check_bots(game, cls, bots)
             waiting = None if another else await waiting_lobby(interaction, game)
             if waiting is not None:  # one table waits already: pointed to, nothing opened
                 await interaction.followup.send(waiting, ephemeral=True)
@@ -144,7 +150,39 @@ async def open_table(
         return
     if note:
         out.lines[0] += note  # the opening line; the seal follows it
-    await deliver_done(interaction, out)
+    if not bots:
+        await deliver_done(interaction, out)
+        return
+    try:
+        seated = await bot.tables.add_bot(channel_id, person(interaction), level, bots)
+    except GameError as err:  # the table is open all the same: said with its "Done."
+        out.reply = " ".join(part for part in (out.reply, f"No bot was seated: {refusal(err)}") if part)
+        await deliver_done(interaction, out)
+        return
+    await deliver_opening(interaction, out)
+    seated.reply = out.reply
+    await deliver_done(interaction, seated)
+
+
+def check_bots(game: str, cls: type[Game], bots: int) -> None:
+    """Refuses (GameError) ``bots`` bots that a new table of ``game`` (``cls``) could not seat beside its creator."""
+    if not has_bots(game):
+        raise GameError(f"{cls.TITLE} has no bots yet, so none can be seated.")
+    room = cls.MAX_PLAYERS - 1
+    if bots > room:
+        raise GameError(f"A {cls.TITLE} table seats {cls.MAX_PLAYERS} players: room for {room} bot"
+                        f"{'s' if room != 1 else ''} beside you; {bots} asked. Nothing was opened.")
+
+
+async def deliver_opening(interaction: Interaction, out: Outbox) -> None:
+    """Delivers a table's opening before the bots' line that follows it (which answers the player)."""
+    try:
+        if not await deliver_patiently(interaction, out):
+            await answered(interaction, out)
+    except Exception as err:  # stored: the bots' delivery, or the retries, send it first
+        log.warning("opening of game %s committed; its announcement is left to the retries (%s)", out.game_id, err,
+                    exc_info=not expected(err))
+        await answered(interaction, out)
 
 
 async def game_thread(interaction: Interaction, title: str) -> discord.Thread | None:

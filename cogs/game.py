@@ -23,7 +23,7 @@ from cogs.actions import open_table, play_move, refused
 from cogs.buttons import CancelButton, ConfirmButton, HandButton, MoveButton, MoveSelect, show_hand
 from cogs.client import Tablehost, refusal
 from cogs.picker import PickSelect
-from cogs.playbypost import ANOTHER_DOC, CLOCK_DOCS, OnTimeout, clock_settings, mine, status
+from cogs.playbypost import ANOTHER_DOC, BOTS_DOCS, CLOCK_DOCS, Level, OnTimeout, clock_settings, mine, status
 from cogs.prompts import AbortButton, RematchButton, VoteButton, abort_view
 from cogs.replies import Interaction, begin, channel_of, chunks, deliver_done, person, refuse_in_dms
 from cogs.rules import check_rules, show_help, show_rules
@@ -93,6 +93,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     @app_commands.describe(
         game="Which game",
         options="Options as name=value, e.g. target=15",
+        **BOTS_DOCS,
         thread="Play in a thread of its own (default: yes, where I may create threads)",
         **CLOCK_DOCS,
         another=ANOTHER_DOC,
@@ -102,6 +103,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         interaction: Interaction,
         game: str,
         options: str | None = None,
+        bots: app_commands.Range[int, 0, 5] = 0,
+        level: Level = "normal",
         thread: bool | None = None,
         remind_after: str | None = None,
         timeout: str | None = None,
@@ -115,7 +118,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         except GameError as err:
             await interaction.response.send_message(refusal(err), ephemeral=True)
             return
-        await open_table(interaction, game.strip().lower(), parsed, thread=thread, clock=clock, another=another)
+        await open_table(interaction, game.strip().lower(), parsed, thread=thread, clock=clock, another=another,
+                         bots=bots, level=level)
 
     @new.autocomplete("game")
     async def _game_names(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -128,7 +132,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         await self._lobby(interaction, "join", entropy)
 
     @app_commands.command(name="addbot", description="Seat a bot at this channel's table (it plays its turns at once)")
-    @app_commands.describe(level="easy: close to random; normal: sensible; hard: as strong as it can think in 2 s")
+    @app_commands.describe(
+        level="easy: close to random; normal: sensible; hard: its strongest within the bots' think budget")
     async def addbot(self, interaction: Interaction, level: Literal["easy", "normal", "hard"] = "normal") -> None:
         """Seats a bot in the lobby."""
         await begin(interaction)

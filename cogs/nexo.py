@@ -27,7 +27,7 @@ from discord.ext import commands
 from cogs import nexo_choices as choices
 from cogs.actions import play_move
 from cogs.client import Tablehost, refusal
-from cogs.playbypost import ANOTHER_DOC, CLOCK_DOCS, OnTimeout, open_game
+from cogs.playbypost import ANOTHER_DOC, BOTS_DOCS, CLOCK_DOCS, Level, OnTimeout, open_game
 from cogs.replies import Interaction, begin
 from cogs.rules import show_help, show_rules
 from cogs.surface import Surface
@@ -218,6 +218,7 @@ class NexoCog(commands.GroupCog, group_name="nexo", group_description="Nexohomin
         battlefield="A preset battlefield, or random (seeded with the game)",
         carbonite="Carbonite each player starts with (default 200)",
         round_limit="End after this many rounds, scored by what survives (default: none)",
+        **BOTS_DOCS,
         thread="Play in a thread of its own (default: yes, where I may create threads)",
         **CLOCK_DOCS,
         another=ANOTHER_DOC,
@@ -228,6 +229,8 @@ class NexoCog(commands.GroupCog, group_name="nexo", group_description="Nexohomin
         battlefield: Literal["crossroads", "dust_belt", "random"] = "crossroads",
         carbonite: app_commands.Range[int, 0, 2000] = 200,
         round_limit: app_commands.Range[int, 1, 100] | None = None,
+        bots: app_commands.Range[int, 0, 5] = 0,
+        level: Level = "normal",
         thread: bool | None = None,
         remind_after: str | None = None,
         timeout: str | None = None,
@@ -237,7 +240,7 @@ class NexoCog(commands.GroupCog, group_name="nexo", group_description="Nexohomin
         """Opens a Nexohominis lobby with the caller seated."""
         options = {"battlefield": battlefield, "carbonite": carbonite, "round_limit": round_limit}
         await open_game(interaction, "nexo", options, thread=thread, remind_after=remind_after, timeout=timeout,
-                        on_timeout=on_timeout, another=another)
+                        on_timeout=on_timeout, another=another, bots=bots, level=level)
 
     @app_commands.command(name="show", description="The battlefield with one unit's reach, ranges and sight lines")
     @app_commands.describe(unit="Any unit on the battlefield, yours or the enemy's")

@@ -18,7 +18,7 @@ from discord.ext import commands
 from cogs.actions import play_move
 from cogs.client import Tablehost, refusal
 from cogs.nxs_picks import PICKING
-from cogs.playbypost import ANOTHER_DOC, CLOCK_DOCS, OnTimeout, open_game
+from cogs.playbypost import ANOTHER_DOC, BOTS_DOCS, CLOCK_DOCS, Level, OnTimeout, open_game
 from cogs.replies import Interaction
 from cogs.rules import show_help, show_rules
 from cogs.surface import Surface
@@ -146,6 +146,7 @@ class NxsCog(commands.GroupCog, group_name="nxs", group_description="NXS: a two-
         target="Hexes of the enemy board a player must hold to win (default 10)",
         white_target="Handicap: a different target for white (the first seat)",
         black_target="Handicap: a different target for black (the second seat)",
+        **BOTS_DOCS,
         thread="Play in a thread of its own (default: yes, where I may create threads)",
         **CLOCK_DOCS,
         another=ANOTHER_DOC,
@@ -157,6 +158,8 @@ class NxsCog(commands.GroupCog, group_name="nxs", group_description="NXS: a two-
         target: app_commands.Range[int, 1, 37] = 10,
         white_target: app_commands.Range[int, 1, 37] | None = None,
         black_target: app_commands.Range[int, 1, 37] | None = None,
+        bots: app_commands.Range[int, 0, 5] = 0,
+        level: Level = "normal",
         thread: bool | None = None,
         remind_after: str | None = None,
         timeout: str | None = None,
@@ -167,7 +170,7 @@ class NxsCog(commands.GroupCog, group_name="nxs", group_description="NXS: a two-
         handicap = {k: v for k, v in (("white", white_target), ("black", black_target)) if v is not None}
         options: dict[str, Any] = {"layout": layout, "target": target, "handicap": handicap}
         await open_game(interaction, "nxs", options, thread=thread, remind_after=remind_after, timeout=timeout,
-                        on_timeout=on_timeout, another=another)
+                        on_timeout=on_timeout, another=another, bots=bots, level=level)
 
     @app_commands.command(name="move", description="Slide a ship along one of its arrows")
     async def move(self, interaction: Interaction, origin: str, destination: str) -> None:

@@ -29,6 +29,13 @@ CLOCK_DOCS = {
 """The clock's options, described alike on every command that takes them."""
 ANOTHER_DOC = "Open another table even if one is waiting in a thread"
 """The ``another`` option of every ``new`` command, described alike."""
+BOTS_DOCS = {
+    "bots": "Bots to seat at once (0–5)",
+    "level": "The bots' level: easy, normal (default) or hard",
+}
+"""The ``bots`` and ``level`` options of every ``new`` command, described alike."""
+Level = Literal["easy", "normal", "hard"]
+"""A bot's level, as the commands offer it."""
 
 MINE_LIMIT = 1900
 """Characters of ``/game mine``'s answer before "… and N more"."""
@@ -60,17 +67,21 @@ async def open_game(
     timeout: str | None,
     on_timeout: str | None,
     another: bool = False,
+    bots: int = 0,
+    level: str = "normal",
 ) -> None:
     """Opens a lobby (``/<game> new``) with the clock it asks for; a bad clock value is refused first.
 
     A lobby of the game waiting in a thread of this channel is pointed to instead, unless ``another``.
+    ``bots`` bots of ``level`` are seated as soon as it opens (:func:`cogs.actions.open_table`).
     """
     try:
         clock = clock_settings(remind_after, timeout, on_timeout)
     except GameError as err:
         await interaction.response.send_message(refusal(err), ephemeral=True)
         return
-    await open_table(interaction, game, options, thread=thread, clock=clock, another=another)
+    await open_table(interaction, game, options, thread=thread, clock=clock, another=another, bots=bots,
+                     level=level)
 
 
 def clock_line(row: ClockRow | None) -> str:

@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from cogs.actions import play_move
 from cogs.client import Tablehost, refusal
-from cogs.playbypost import ANOTHER_DOC, CLOCK_DOCS, OnTimeout, open_game
+from cogs.playbypost import ANOTHER_DOC, BOTS_DOCS, CLOCK_DOCS, Level, OnTimeout, open_game
 from cogs.replies import Interaction
 from cogs.rules import show_help, show_rules
 from cogs.surface import Surface
@@ -276,6 +276,7 @@ class XiskCog(commands.GroupCog, group_name="xisk", group_description="XISK: wor
     @app_commands.command(name="new", description="Open a XISK table in this channel")
     @app_commands.describe(
         cards_per_player="Cards dealt for the claim (default 21/14/10/8/7 for 2–6 players)",
+        **BOTS_DOCS,
         thread="Play in a thread of its own (default: yes, where I may create threads)",
         **CLOCK_DOCS,
         another=ANOTHER_DOC,
@@ -284,6 +285,8 @@ class XiskCog(commands.GroupCog, group_name="xisk", group_description="XISK: wor
         self,
         interaction: Interaction,
         cards_per_player: app_commands.Range[int, 1, 21] | None = None,
+        bots: app_commands.Range[int, 0, 5] = 0,
+        level: Level = "normal",
         thread: bool | None = None,
         remind_after: str | None = None,
         timeout: str | None = None,
@@ -293,7 +296,7 @@ class XiskCog(commands.GroupCog, group_name="xisk", group_description="XISK: wor
         """Opens a XISK lobby with the caller seated."""
         options = {} if cards_per_player is None else {"cards_per_player": cards_per_player}
         await open_game(interaction, "xisk", options, thread=thread, remind_after=remind_after, timeout=timeout,
-                        on_timeout=on_timeout, another=another)
+                        on_timeout=on_timeout, another=another, bots=bots, level=level)
 
     @app_commands.command(name="claim", description="Claim a country with the card whose turn it is")
     async def claim(self, interaction: Interaction, country: str) -> None:

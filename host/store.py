@@ -32,7 +32,7 @@ from host.rows import ACTIVE, Board, GameRow, MoveRow, Seat, Status, _move_row, 
 from host.schema import MIGRATIONS, Migration, postgres_of
 from host.store_boards import StoreBoards
 from host.store_errors import ChannelTaken, DuplicateInteraction, SeatTaken, StaleVersion
-from host.store_games import StoreGames
+from host.store_games import NewSeat, StoreGames
 from host.store_moves import StoreMoves
 from host.store_outbox import StoreOutbox, _insert_outbox
 
@@ -89,6 +89,7 @@ __all__ = [
     "GameRow",
     "Migration",
     "MoveRow",
+    "NewSeat",
     "Seat",
     "SeatTaken",
     "StaleVersion",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
 from host import clock
 from host.clock import ClockSettings
@@ -13,6 +13,15 @@ from host.outbox import Outbox
 from host.rows import ACTIVE, GameRow, Seat, Status, _game_row, now
 from host.store_errors import ChannelTaken, SeatTaken, StaleVersion
 from host.store_outbox import _insert_outbox, _to_act
+
+
+class NewSeat(NamedTuple):
+    """A seat to add to a lobby (:meth:`StoreGames.add_seats`): who, under which name, and their part of the entropy."""
+
+    player_id: str
+    name: str
+    joined: str | None = None
+    entropy: str | None = None
 
 _HEAD = (
     "id, guild_id, channel_id, game, status, creator_id, options, seed, NULL AS snapshot, version, broken,"
@@ -242,24 +251,35 @@ class StoreGames:
         ``joined`` (the join's interaction id) and ``entropy`` (the player's own text) are their part
         of the game's entropy.
         """
+        (seat,) = await self.add_seats(game_id, [NewSeat(player_id, name, joined, entropy)], announce=announce)
+        return seat
+
+    async def add_seats(self, game_id: int, new: list[NewSeat], *, announce: Outbox | None = None) -> list[Seat]:
+        """Seats players after the last seat in a lobby, in order, all in one transaction (all or none).
+
+        Raises SeatTaken if one is seated already or a name is taken, StaleVersion when the lobby is
+        gone; either way no seat is added and ``announce`` is not written.
+        """
 
         async def work(tx: Tx) -> int:
             lobby = await tx.fetchrow(f"SELECT status FROM games WHERE id = ?{tx.for_update}", game_id)
             if lobby is None or lobby["status"] != Status.LOBBY:
                 raise StaleVersion(f"game {game_id} is no longer in its lobby")
-            seat = int(await tx.fetchval("SELECT COALESCE(MAX(seat), -1) + 1 FROM seats WHERE game_id = ?", game_id))
-            await tx.execute(
-                "INSERT INTO seats (game_id, seat, player_id, name, joined, entropy) VALUES (?, ?, ?, ?, ?, ?)",
-                game_id, seat, player_id, name, joined, entropy or None,
-            )
+            first = int(await tx.fetchval("SELECT COALESCE(MAX(seat), -1) + 1 FROM seats WHERE game_id = ?", game_id))
+            for seat, s in enumerate(new, start=first):
+                await tx.execute(
+                    "INSERT INTO seats (game_id, seat, player_id, name, joined, entropy) VALUES (?, ?, ?, ?, ?, ?)",
+                    game_id, seat, s.player_id, s.name, s.joined, s.entropy or None,
+                )
             await _insert_outbox(tx, game_id, announce)
-            return seat
+            return first
 
         try:
-            seat = await self.db.write(work)
+            first = await self.db.write(work)
         except Conflict as err:
-            raise SeatTaken(f"{player_id} or {name!r} is already seated in game {game_id}") from err
-        return Seat(seat, player_id, name, joined, entropy or None)
+            who = ", ".join(f"{s.player_id} ({s.name!r})" for s in new)
+            raise SeatTaken(f"one of {who} is already seated in game {game_id}") from err
+        return [Seat(first + i, s.player_id, s.name, s.joined, s.entropy or None) for i, s in enumerate(new)]
 
     async def set_seat_entropy(
         self, game_id: int, player_id: str, *, joined: str | None, entropy: str, announce: Outbox | None = None

@@ -23,7 +23,7 @@ from host.fairness import (
     start_line,
 )
 from host.outbox import Outbox
-from host.store import ChannelTaken, SeatTaken, StaleVersion, Status
+from host.store import ChannelTaken, NewSeat, SeatTaken, StaleVersion, Status
 from host.table import NoGame, Person, Refusal, Table, seat_name
 from host.tables_cache import TablesCache, _title
 from host.tables_outbox import TablesOutbox, _saving
@@ -151,10 +151,16 @@ class TablesLobby(TablesCache, TablesOutbox):
         """Returns a join's interaction id as the entropy keeps it (None when tests leave ids out)."""
         return interaction_id if self.join_ids else None
 
-    async def add_bot(self, channel_id: str, person: Person, level: str) -> Outbox:
-        """Seats a bot of ``level`` in the channel's lobby (asked by a seated player or the creator)."""
+    async def add_bot(self, channel_id: str, person: Person, level: str, count: int = 1) -> Outbox:
+        """Seats ``count`` bots of ``level`` in the channel's lobby (asked by a seated player or the creator).
+
+        All in one change with one announcement line, or none: ``count`` bots that do not fit are
+        refused and nothing is seated.
+        """
         if level not in LEVELS:
             raise Refusal(f"A bot's level is {', '.join(LEVELS)}; not '{shown(level, 20)}'.")
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            raise Refusal(f"Ask for at least one bot; not {shown(str(count), 20)}.")
         async with self.lock(channel_id):
             row = await self._lobby(channel_id)
             seats = await self.store.seats(row.id)
@@ -163,15 +169,26 @@ class TablesLobby(TablesCache, TablesOutbox):
                 raise Refusal("Only a seated player or the table's creator can add a bot.")
             if not has_bots(row.game):
                 raise Refusal(f"{cls.TITLE} has no bots yet.")
-            if len(seats) >= cls.MAX_PLAYERS:
+            room = cls.MAX_PLAYERS - len(seats)
+            if room <= 0:
                 raise Refusal(f"The table is full ({cls.MAX_PLAYERS} players).")
-            n = 1 + sum(is_bot(s.player_id) for s in seats)
-            name = seat_name(f"{cls.TITLE} bot ({level})", {s.name for s in seats})
-            out = self._outbox(row, actor=person, lines=[
-                f"{person.name} seats {name} ({len(seats) + 1}/{cls.MAX_PLAYERS}). It plays its turns at once."])
+            if count > room:
+                raise Refusal(f"The table has room for {room} more player{'s' if room != 1 else ''};"
+                              f" {count} bots asked. Nothing was changed.")
+            taken, n, new = {s.name for s in seats}, sum(is_bot(s.player_id) for s in seats), []
+            for _ in range(count):
+                name = seat_name(f"{cls.TITLE} bot ({level})", taken)
+                taken.add(name)
+                n += 1
+                new.append(NewSeat(bot_id(level, n), name, BOT_JOIN))
+            seated = f"({len(seats) + count}/{cls.MAX_PLAYERS})"
+            line = (f"{person.name} seats {new[0].name} {seated}. It plays its turns at once." if count == 1 else
+                    f"{person.name} seats {count} {cls.TITLE} bots ({level}): {', '.join(s.name for s in new)}"
+                    f" {seated}. They play their turns at once.")
+            out = self._outbox(row, actor=person, lines=[line])
             with _saving():
                 try:
-                    await self.store.add_seat(row.id, bot_id(level, n), name, announce=out, joined=BOT_JOIN)
+                    await self.store.add_seats(row.id, new, announce=out)
                 except (SeatTaken, StaleVersion) as err:
                     raise Refusal("The table changed meanwhile: look again and retry. Nothing was changed.") from err
         return out

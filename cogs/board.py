@@ -151,6 +151,7 @@ async def show(
     """
     store = bot.tables.store
     board = await store.board(out.game_id)
+    note = await bot.tables.unrated_note(out)  # a hinted game that would be rated says so on its boards
     key = turn_key(out)
     called_back = bool(set(out.mention) & set(out.away))  # someone must act who is not at the table
     same_turn = board is not None and bool(out.to_act) and key == board.actors and not called_back
@@ -160,14 +161,15 @@ async def show(
         if await _newer_in_turn(bot, out) or (await _paced(bot, out) and await _newer_in_turn(bot, out)):
             await store.set_board(out.game_id, turn)  # coalesced: the newest of the burst edits the message
             return False
-        edited = await _edit(bot, channel, out, table, turn)
+        edited = await _edit(bot, channel, out, table, turn, note=note)
         if edited is not None:
             await store.set_board(out.game_id, replace(turn, shown=shown(edited)))
             out.receipt["edited"] = board.message_id
             return False
         fresh = replace(turn, recap=tuple(lines))  # the board was deleted: a new one carries this move
     elif board is None:  # the game's first board (its start): its lines open it, they are no one's turn
-        message = await _post(bot, channel, out, table, Board("", key, tuple(lines)), head=head, pings=pings)
+        message = await _post(bot, channel, out, table, Board("", key, tuple(lines)), head=head, pings=pings,
+                              note=note)
         await store.set_board(out.game_id, Board(str(message.id), key, (), shown=shown(message)))
         return True
     else:  # this move ended the turn: it closes the old board, and the new one sums that turn up
@@ -177,7 +179,7 @@ async def show(
         await _close(bot, channel, out.game_id, board, ended.recap)
         bot.board_edited(out.channel_id)
         fresh = Board("", key, tuple(lines) if out.finished else (), last_turn=last_turn(out, ended))
-    message = await _post(bot, channel, out, table, fresh, head=head, pings=pings)
+    message = await _post(bot, channel, out, table, fresh, head=head, pings=pings, note=note)
     await store.set_board(out.game_id, replace(fresh, message_id=str(message.id), shown=shown(message)))
     return True
 
@@ -216,15 +218,16 @@ async def _newer_in_turn(bot: Tablehost, out: Outbox) -> bool:
 
 
 def _embed(
-    bot: Tablehost, out: Outbox, table: Table | None, board: Board, kind: str = "png"
+    bot: Tablehost, out: Outbox, table: Table | None, board: Board, kind: str = "png", *, note: str | None = None
 ) -> tuple[discord.Embed, str]:
     """Returns a live board's embed and its picture's file name (extension ``kind``): the title, the recap and the
-    step, the turn before.
+    step, the turn before; ``note`` (a hinted game's "Unrated: a hint was taken") heads the footer.
 
     The recap gives way (trimmed from the top) to keep the whole embed within Discord's 6,000 characters.
     """
     title = surface_of(out.game).title(table.title if table else out.game.upper(), out.view or {})
-    footer = sealed_line(out.commitment, out.entropy) if out.commitment else ""
+    sealed = sealed_line(out.commitment, out.entropy) if out.commitment else ""
+    footer = "\n".join(p for p in (note, sealed) if p)
     now = " ".join(steps(out))
     step = f"**Now:** {shorten(now, NOW_LIMIT)}" if now else ""
     room = EMBED_LIMIT - len(title) - len(footer) - len(step) - 1
@@ -274,9 +277,10 @@ async def _post(
     *,
     head: str,
     pings: discord.AllowedMentions,
+    note: str | None = None,
 ) -> discord.Message:
     png, alt = await _picture(bot, out, table), alt_text(out, table)
-    embed, name = _embed(bot, out, table, board, extension(png))
+    embed, name = _embed(bot, out, table, board, extension(png), note=note)
     kwargs: dict[str, Any] = {"embed": embed, "file": _file(png, name, alt), "allowed_mentions": pings}
     view = _buttons(table, out)
     if view is not None:
@@ -295,6 +299,8 @@ async def _edit(
     out: Outbox,
     table: Table | None,
     board: Board,
+    *,
+    note: str | None = None,
 ) -> discord.Message | None:
     """Edits the live board and returns it as edited; None when it is gone (deleted), so a new one is posted."""
     message_id = board.message_id
@@ -302,7 +308,7 @@ async def _edit(
     if partial is None:
         return None
     png, alt = await _picture(bot, out, table), alt_text(out, table)
-    embed, name = _embed(bot, out, table, board, extension(png))
+    embed, name = _embed(bot, out, table, board, extension(png), note=note)
     try:
         edited = await partial.edit(embed=embed, attachments=[_file(png, name, alt)], view=_buttons(table, out))
         bot.board_edited(out.channel_id)

@@ -25,7 +25,7 @@ from cogs.client import Tablehost, refusal
 from cogs.picker import PickSelect
 from cogs.playbypost import ANOTHER_DOC, BOTS_DOCS, CLOCK_DOCS, Level, OnTimeout, clock_settings, mine, status
 from cogs.prompts import AbortButton, RematchButton, VoteButton, abort_view
-from cogs.replies import Interaction, begin, channel_of, chunks, deliver_done, person, refuse_in_dms
+from cogs.replies import Interaction, begin, channel_of, chunks, deliver_done, deliver_patiently, person, refuse_in_dms
 from cogs.rules import check_rules, show_help, show_rules
 from cogs.seating import EntropyButton, JoinButton
 from cogs.spectating import board_table
@@ -36,7 +36,7 @@ from engines import GAMES, GameError
 from host.fairness import OWN_TEXT, sealed_line
 from host.options import parse_options
 from host.store import Status
-from host.tables import Table
+from host.tables import Hint, Table
 from render.common import extension
 
 log = logging.getLogger(__name__)
@@ -219,6 +219,22 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         """Asks the table to take back the caller's last move, dice and all (see :mod:`cogs.takeback`)."""
         await ask(interaction)
 
+    @app_commands.command(name="hint", description="Ask the coach for a move when you must act (only you see it)")
+    async def hint(self, interaction: Interaction) -> None:
+        """Answers the player to act, privately, with the coach's move and why (see :mod:`host.tables_hints`)."""
+        await begin(interaction)
+        try:
+            given = await self.bot.tables.hint(str(interaction.channel_id), person(interaction))
+        except GameError as err:
+            await interaction.followup.send(await refused(interaction, err), ephemeral=True)
+            return
+        await interaction.followup.send(hint_text(given), ephemeral=True)  # the mark is committed already
+        if given.out is not None:  # the game's first hint: its board says the game is unrated now
+            try:
+                await deliver_patiently(interaction, given.out)
+            except Exception as err:  # stored: the deliverer's retries show it
+                log.warning("game %s: the hint's board note is left to the retries (%s)", given.out.game_id, err)
+
     @app_commands.command(name="log", description="Show the most recent moves")
     @app_commands.describe(count="How many moves (1–25)")
     async def log_(self, interaction: Interaction, count: app_commands.Range[int, 1, 25] = 10) -> None:
@@ -289,6 +305,13 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     @rules.autocomplete("game")
     async def _rules_games(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await self._game_names(interaction, current)
+
+
+def hint_text(given: Hint) -> str:
+    """Returns the hint as its player reads it: "Hint: `add 3` — why", the move as /game play takes it."""
+    why = discord.utils.escape_mentions(given.why.strip())
+    text = f"Hint: `{given.move}` — {why}" if why else f"Hint: `{given.move}`"
+    return f"{text}\nThis game is unrated now: a hint was taken." if given.unrated else text
 
 
 def board_caption(table: Table) -> str:

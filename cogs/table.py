@@ -1,17 +1,20 @@
 """``/table``: a channel's records and a game's settings, shared by every game.
 
 The turn clock (``clock``, ``pause``, ``resume``), reminder DMs (``notify``), spectator channels
-(``spectate``), the records (``history``, ``replay``, ``export``) and ratings (``stats``,
-``leaderboard``). They were ``/game`` commands until ``/game`` reached Discord's 25 subcommands;
+(``spectate``), the coach's hints (``hints``), the records (``history``, ``replay``, ``export``) and
+ratings (``stats``, ``leaderboard``). They were ``/game`` commands until ``/game`` reached Discord's 25 subcommands;
 the README lists the renamed ones. ``/table notify`` also works in a DM with the bot.
 """
 
 from __future__ import annotations
 
+from typing import Literal
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.actions import refused
 from cogs.client import Tablehost
 from cogs.export import export as export_file
 from cogs.playbypost import CLOCK_DOCS, OnTimeout, notify, set_clock
@@ -20,9 +23,9 @@ from cogs.ratings import leaderboard as show_leaderboard
 from cogs.ratings import stats as show_stats
 from cogs.records import history
 from cogs.replay import replay
-from cogs.replies import Interaction, refuse_in_dms
+from cogs.replies import Interaction, begin, deliver_done, person, refuse_in_dms
 from cogs.spectating import spectate
-from engines import GAMES
+from engines import GAMES, GameError
 
 IN_DMS = frozenset({"notify"})
 """The /table commands that also work in a DM with the bot; the others need a server channel."""
@@ -84,6 +87,12 @@ class TableCog(commands.GroupCog, group_name="table", group_description="This ch
         """Starts or stops a spectator channel (the creator, or Manage Channels)."""
         await spectate(interaction, channel, stop)
 
+    @app_commands.command(name="hints", description="Allow /game hint in this game, or not (the creator)")
+    @app_commands.describe(state="on: the player to act may ask the coach, and a hint makes the game unrated")
+    async def hints(self, interaction: Interaction, state: Literal["on", "off"]) -> None:
+        """Turns the game's hints on or off (the creator, or Manage Channels), with a public line."""
+        await set_hints(interaction, state == "on")
+
     @app_commands.command(name="export", description="A finished game's record: seed, every move, its dice (only you)")
     @app_commands.describe(game="The game's id from /table history (default: this channel's latest finished game)")
     async def export_(self, interaction: Interaction, game: int | None = None) -> None:
@@ -121,3 +130,16 @@ class TableCog(commands.GroupCog, group_name="table", group_description="This ch
     async def notify(self, interaction: Interaction, reminders: bool) -> None:
         """Sets the caller's reminder DMs."""
         await notify(interaction, reminders)
+
+
+async def set_hints(interaction: Interaction, allowed: bool) -> None:
+    """Turns hints on or off in the channel's game, for its creator or someone with Manage Channels."""
+    await begin(interaction)
+    manager = bool(interaction.permissions.manage_channels)
+    try:
+        out = await interaction.client.tables.set_hints(str(interaction.channel_id), person(interaction), allowed,
+                                                        manager=manager)
+    except GameError as err:
+        await interaction.followup.send(await refused(interaction, err), ephemeral=True)
+        return
+    await deliver_done(interaction, out)

@@ -7,7 +7,7 @@ and the reason is logged at INFO):
   ``winners`` recorded with its last move, or for a game from before that column the
   engine's own ``winners`` read from its final snapshot;
 - at least two of its players are human. Every seated player is human but the computer
-  players, whose player id starts with ``bot:`` (:func:`host.bots.is_bot`).
+  players, whose player id starts with ``bot:`` (:func:`host.bot_seats.is_bot`).
   Only the humans are rated, among themselves: a bot's seat is left out of the update,
   as if it had not played (so a game two humans lost to a bot is a draw between them);
 - it was not decided by a **forfeit at the start**: the game ended by a give-up (its last
@@ -17,7 +17,9 @@ and the reason is logged at INFO):
   themselves, not the clock's, and not the give-up). A give-up after everyone has played
   counts as a loss like any other. A game with no standing move at all does not count.
   Such a game's channel is told it is not rated, and why (:meth:`Ratings.settle`): the
-  players see the forfeit, but not that it costs the winner the rating.
+  players see the forfeit, but not that it costs the winner the rating;
+- no hint was taken in it (``/game hint``: the game's ``hinted`` column, :mod:`host.tables_hints`;
+  its boards said so from the first hint on).
 
 Each counted game is one Plackett–Luce update of the humans, each a team of one, in seat
 order: the winners rank 1 and every other player ranks 2, losers tied (XISK's order of
@@ -51,7 +53,7 @@ from dataclasses import dataclass, field
 from openskill.models import PlackettLuce
 
 from engines import GAMES
-from host.bots import is_bot
+from host.bot_seats import is_bot
 from host.db import Row, Tx
 from host.store import Status, Store, _move_row
 from host.undo import effective_moves
@@ -60,6 +62,9 @@ log = logging.getLogger(__name__)
 
 MIN_HUMANS = 2
 """Human players a game needs to count."""
+
+HINTED = "a hint was taken"
+"""Why a game in which the coach was asked does not count."""
 
 MODEL = PlackettLuce()
 """The model, with OpenSkill's defaults: μ 25, σ 25/3, β 25/6, τ 25/300."""
@@ -294,7 +299,8 @@ async def _mark(tx: Tx, game_id: int, verdict: _Verdict) -> None:
 
 async def _judge(tx: Tx, game_id: int) -> _Verdict | None:
     """Decides whether an ended game counts (see the module's rules); None when it has not ended."""
-    row = await tx.fetchrow("SELECT guild_id, game, status, winners, snapshot FROM games WHERE id = ?", game_id)
+    row = await tx.fetchrow("SELECT guild_id, game, status, winners, snapshot, hinted FROM games WHERE id = ?",
+                            game_id)
     if row is None or row["status"] not in ENDED:
         return None
     guild, game = row["guild_id"] or "", str(row["game"])
@@ -305,6 +311,8 @@ async def _judge(tx: Tx, game_id: int) -> _Verdict | None:
     if len(humans) < MIN_HUMANS:
         return _Verdict(guild, game, f"{len(humans)} human player{'s' if len(humans) != 1 else ''}"
                                      f" (it takes {MIN_HUMANS})")
+    if row["hinted"]:
+        return _Verdict(guild, game, HINTED)
     winners = _winners(row)
     if winners is None:
         return _Verdict(guild, game, "its result was not recorded")

@@ -248,4 +248,10 @@ MIGRATIONS: list[Migration] = [
     Migration("""
     ALTER TABLE outbox ADD COLUMN answered_at TEXT;
     """),
+    # 14: the coach (/game hint, host.tables_hints): whether the table's creator allows hints (``hints``),
+    # and whether one was taken (``hinted``), which keeps the game out of the ratings (host.ratings).
+    Migration("""
+    ALTER TABLE games ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN hinted INTEGER NOT NULL DEFAULT 0;
+    """),
 ]

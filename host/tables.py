@@ -13,8 +13,8 @@ locks live only while someone holds or waits for them.
 :class:`Tables` is composed of parts in modules of their own, over one state: finding,
 loading and caching tables (:mod:`host.tables_cache`), building a change's announcement
 (:mod:`host.tables_outbox`), the lobby (:mod:`host.tables_lobby`), moves and undo
-(:mod:`host.tables_moves`), takebacks by agreement (:mod:`host.tables_takeback`) and the turn
-clock's timeouts (:mod:`host.tables_timeouts`).
+(:mod:`host.tables_moves`), takebacks by agreement (:mod:`host.tables_takeback`), the turn
+clock's timeouts (:mod:`host.tables_timeouts`) and the coach's hints (:mod:`host.tables_hints`).
 Every name callers import from here is still here.
 """
 
@@ -23,6 +23,7 @@ from __future__ import annotations
 from host.store import StaleVersion
 from host.table import NoGame, Person, Refusal, Stale, Table, Unavailable, seat_name, secret_part
 from host.tables_cache import CACHE_SIZE
+from host.tables_hints import Hint, TablesHints
 from host.tables_lobby import TablesLobby
 from host.tables_moves import AWAY, MAX_MOVE, TablesMoves
 from host.tables_outbox import record_of
@@ -30,11 +31,11 @@ from host.tables_takeback import TablesTakeback, Takeback
 from host.tables_timeouts import TablesTimeouts
 
 
-class Tables(TablesLobby, TablesMoves, TablesTakeback, TablesTimeouts):
+class Tables(TablesLobby, TablesMoves, TablesTakeback, TablesTimeouts, TablesHints):
     """The table service shared by every adapter (Discord cogs, the console)."""
 
 
 __all__ = [
-    "AWAY", "CACHE_SIZE", "MAX_MOVE", "NoGame", "Person", "Refusal", "Stale", "StaleVersion", "Table", "Tables",
+    "AWAY", "CACHE_SIZE", "MAX_MOVE", "Hint", "NoGame", "Person", "Refusal", "Stale", "StaleVersion", "Table", "Tables",
     "Takeback", "Unavailable", "record_of", "seat_name", "secret_part",
 ]

@@ -360,9 +360,10 @@ def test_bots_think_from_their_own_view_and_finish_a_game(
     found = ai.policy("climb")  # the kit's policy, found through the registry
     assert found is choose
 
-    def spy(view: dict[str, Any], legal: list[str], seat: str, level: str, rng: random.Random) -> str:
+    def spy(view: dict[str, Any], legal: list[str], seat: str, level: str, rng: random.Random,
+            **options: Any) -> Any:
         seen.append(view)
-        return found(view, legal, seat, level, rng)
+        return found(view, legal, seat, level, rng, **options)
 
     monkeypatch.setattr(ai, "policy", lambda name: spy)
     rng = random.Random(1)

@@ -18,8 +18,14 @@ import contextlib
 import logging
 import signal
 import sys
+from typing import TYPE_CHECKING
 
 from dotenv import load_dotenv
+
+if TYPE_CHECKING:
+    from cogs.client import Tablehost
+    from host.config import Config
+    from host.web import HttpServer
 
 NO_TOKEN = (
     "DISCORD_TOKEN is not set: put it in .env (copy .env.example) or the environment;"
@@ -72,6 +78,7 @@ async def run_bot(*, sync: bool, serve: bool = True) -> int:
                 loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.stop_gracefully()))
         web = HttpServer.for_bot(bot)  # /healthz and /metrics, served when TABLEHOST_HTTP is set
         if config.http is not None:
+            serve_pages(web, bot, config)  # and the web table's game pages
             try:
                 await web.start(*config.http)
             except OSError as err:  # the port is taken, or the address is not this machine's
@@ -87,6 +94,22 @@ async def run_bot(*, sync: bool, serve: bool = True) -> int:
         await store.close()
         logging.getLogger(__name__).info("store closed; goodbye")
     return 0
+
+
+def serve_pages(server: HttpServer, bot: Tablehost, config: Config) -> None:
+    """Adds the web table's pages to the HTTP listener; with ``TABLEHOST_PUBLIC_URL`` the boards link to them.
+
+    The pages' secret (``TABLEHOST_WEB_SECRET``) is written into ``.env`` on the first run without one.
+    """
+    from host.web_links import WebLinks, ensure_secret
+    from web.app import WebTable
+
+    assert config.http is not None
+    host, port = config.http
+    links = WebLinks(ensure_secret().encode(), config.public_url or f"http://{host}:{port}")
+    server.mounts.append(WebTable(bot.tables, links).mount)
+    if config.public_url is not None:
+        bot.web_links = links
 
 
 PASSING = ("the bot's database cannot be reached", "the bot's database has no free connections",

@@ -13,6 +13,12 @@ root with apt-get it installs the ``postgresql`` package if they are missing, an
 if that fails (``TABLEHOST_PG_REQUIRED=0`` goes on without). With them, pytest runs with
 TABLEHOST_PG_REQUIRED=1, so the PostgreSQL tests fail rather than skip; elsewhere, without
 them, it warns and those tests skip.
+
+The web table's browser tests drive Debian's ``chromium`` through Playwright (never
+``playwright install``: the pip install skips its browser download). ``test`` installs the
+``chromium`` package the same way when it is missing (``TABLEHOST_BROWSER_REQUIRED=0`` goes on
+without); with it, pytest runs with TABLEHOST_CHROMIUM set to its path and
+TABLEHOST_BROWSER_REQUIRED=1, so the browser tests fail rather than skip; elsewhere they skip.
 """
 
 from __future__ import annotations
@@ -61,7 +67,8 @@ def ensure_venv(*, dev: bool) -> None:
     for f in files:
         if f.name.startswith("requirements"):
             cmd += ["-r", str(f)]
-    subprocess.run(cmd, check=True)
+    # Playwright is used only with Debian's chromium (tests/web/browser.py): no browser download.
+    subprocess.run(cmd, check=True, env={**os.environ, "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD": "1"})
     known = STAMP.read_text().split() if STAMP.exists() else []
     covered = [wanted, _requirements_digest(files[:2])]  # the test set includes the runtime set
     STAMP.write_text("\n".join(dict.fromkeys([*known, *covered])) + "\n")
@@ -86,6 +93,21 @@ def postgres_bindir() -> Path | None:
     return Path(initdb).resolve().parent if initdb else None
 
 
+def can_apt() -> bool:
+    """True when we may install Debian packages: root, with apt-get."""
+    return getattr(os, "geteuid", lambda: -1)() == 0 and shutil.which("apt-get") is not None
+
+
+def apt_install(package: str, what: str) -> None:
+    """Installs a Debian package for the tests (updating the package lists once if the first try fails)."""
+    print(f"tasks: installing {what} for the tests", flush=True)
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    install = ["apt-get", "install", "-y", "-q", "--no-install-recommends", package]
+    if subprocess.call(install, env=env) != 0:
+        subprocess.call(["apt-get", "update", "-q"], env=env)
+        subprocess.call(install, env=env)
+
+
 def ensure_postgres() -> bool:
     """True when the PostgreSQL server binaries are there, installing them with apt-get if we are root."""
     found = postgres_bindir()
@@ -93,13 +115,8 @@ def ensure_postgres() -> bool:
         return True
     if os.environ.get("TABLEHOST_PG_BIN"):
         print(f"tasks: warning: no initdb in TABLEHOST_PG_BIN={found}", file=sys.stderr)
-    elif getattr(os, "geteuid", lambda: -1)() == 0 and shutil.which("apt-get"):
-        print("tasks: installing PostgreSQL for the tests", flush=True)
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        install = ["apt-get", "install", "-y", "-q", "--no-install-recommends", "postgresql"]
-        if subprocess.call(install, env=env) != 0:
-            subprocess.call(["apt-get", "update", "-q"], env=env)
-            subprocess.call(install, env=env)
+    elif can_apt():
+        apt_install("postgresql", "PostgreSQL")
         found = postgres_bindir()
         if found and (found / "initdb").is_file():
             return True
@@ -113,6 +130,44 @@ def ensure_postgres() -> bool:
         flush=True,
     )
     return False
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+"""Where Debian's ``chromium`` package puts the browser."""
+
+
+def chromium_path() -> Path | None:
+    """Where Debian's chromium is (as tests/web/browser.py's ``find_chromium`` looks, kept in step by hand)."""
+    if os.environ.get("TABLEHOST_CHROMIUM"):
+        return Path(os.environ["TABLEHOST_CHROMIUM"])
+    if CHROMIUM.is_file():
+        return CHROMIUM
+    found = shutil.which("chromium")
+    return Path(found) if found else None
+
+
+def ensure_chromium() -> Path | None:
+    """Returns the path of Debian's chromium for the browser tests, installing it with apt-get if we are root."""
+    found = chromium_path()
+    if found and found.is_file():
+        return found
+    if os.environ.get("TABLEHOST_CHROMIUM"):
+        print(f"tasks: warning: no browser at TABLEHOST_CHROMIUM={found}", file=sys.stderr)
+    elif can_apt():
+        apt_install("chromium", "Chromium")
+        found = chromium_path()
+        if found and found.is_file():
+            return found
+        if os.environ.get("TABLEHOST_BROWSER_REQUIRED") != "0":  # CI runs as root: its browser tests must run
+            raise SystemExit("tasks: Chromium could not be installed (see above); set TABLEHOST_BROWSER_REQUIRED=0"
+                             " to run the tests without it")
+    print(
+        "tasks: warning: Chromium not found (install the 'chromium' package or set TABLEHOST_CHROMIUM);"
+        " the browser tests will be skipped",
+        file=sys.stderr,
+        flush=True,
+    )
+    return None
 
 
 CHECKS: tuple[tuple[str, list[str]], ...] = (
@@ -162,6 +217,10 @@ def main(argv: list[str]) -> int:
     env = dict(os.environ)
     if ensure_postgres():
         env.setdefault("TABLEHOST_PG_REQUIRED", "1")
+    chromium = ensure_chromium()
+    if chromium:
+        env.setdefault("TABLEHOST_CHROMIUM", str(chromium))
+        env.setdefault("TABLEHOST_BROWSER_REQUIRED", "1")
     # Two workers a core: much of the suite waits (bot processes, PostgreSQL, sockets, the fake's
     # timers), so one a core leaves the cores idle half the time (4 m 38 s with four workers here, 6 m with two).
     workers = str(2 * (os.cpu_count() or 1))

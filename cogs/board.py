@@ -75,6 +75,8 @@ STEP_LIMIT = 300
 NOW_LIMIT = 500
 """Characters of the next steps under the recap (with :data:`RECAP_LIMIT`, within a description's 4,096)."""
 LAST_TURN = "Last turn"
+WATCH = "Watch in a browser"
+"""The board's link to its game's web page (:mod:`web.app`), when the bot serves them at a public URL."""
 """The name of the field that sums up the turn before."""
 
 def turn_key(out: Outbox) -> tuple[str, ...]:
@@ -230,12 +232,14 @@ def _embed(
     footer = "\n".join(p for p in (note, sealed) if p)
     now = " ".join(steps(out))
     step = f"**Now:** {shorten(now, NOW_LIMIT)}" if now else ""
-    room = EMBED_LIMIT - len(title) - len(footer) - len(step) - 1
+    url = bot.web_links.url(out.game_id) if bot.web_links is not None else None
+    watch = f"[{WATCH}]({url})" if url else ""
+    room = EMBED_LIMIT - len(title) - len(footer) - len(step) - len(watch) - 2
     if board.last_turn:
         room -= len(LAST_TURN) + len(board.last_turn)
-    recap = trimmed(list(board.recap), min(RECAP_LIMIT, room))
+    recap = trimmed(list(board.recap), min(RECAP_LIMIT - len(watch) - 1, room))
     embed = discord.Embed(
-        title=title, description="\n".join(p for p in (recap, step) if p) or None, colour=colour(out)
+        title=title, url=url, description="\n".join(p for p in (recap, step, watch) if p) or None, colour=colour(out)
     )
     if board.last_turn:
         embed.add_field(name=LAST_TURN, value=board.last_turn, inline=False)

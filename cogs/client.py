@@ -30,6 +30,7 @@ from host.spectators import Spectators
 from host.store import Status, StoreError
 from host.tables import Tables
 from host.timekeeper import Timekeeper
+from host.web_links import WebLinks
 from render import render
 
 if TYPE_CHECKING:
@@ -156,6 +157,8 @@ class Tablehost(commands.Bot):
         """True once a graceful stop began: new interactions are told to try again."""
         self.busy_after = busy_after
         """Seconds a player waits for their move's board before being told that Discord is busy."""
+        self.web_links: WebLinks | None = None
+        """The web table's addresses when its pages are served at a public URL: each board links its game's page."""
         self.background: set[asyncio.Task[Any]] = set()
         """Deliveries that outlasted their player's wait: kept referenced until they finish."""
         self.deliverer = Deliverer(tables.store, self.announce, wanted=self.wanted)

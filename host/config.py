@@ -33,6 +33,9 @@ class Config:
     (``TABLEHOST_BUSY_AFTER``)."""
     bot_budget: float = 1.0
     """Seconds a bot (or the coach) may think over a move (``TABLEHOST_BOT_BUDGET``)."""
+    public_url: str | None = None
+    """The address the web table's links use (``TABLEHOST_PUBLIC_URL``, e.g. ``https://tables.example.org``);
+    None: the boards carry no link, though the pages are served on :attr:`http`."""
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Config:
@@ -84,11 +87,30 @@ class Config:
             log_format=log_format,
             busy_after=busy_after,
             bot_budget=bot_budget,
+            public_url=public_url(env.get("TABLEHOST_PUBLIC_URL", "")),
         )
 
 
 LOG_FORMATS = ("text", "json")
 """The values of ``LOG_FORMAT``."""
+
+
+def public_url(text: str) -> str | None:
+    """Reads ``TABLEHOST_PUBLIC_URL``: an http(s) address without a query, its trailing slash dropped.
+
+    >>> public_url(""), public_url(" https://tables.example.org/ ")
+    (None, 'https://tables.example.org')
+    >>> public_url("tables.example.org")
+    Traceback (most recent call last):
+    ...
+    ValueError: TABLEHOST_PUBLIC_URL must be an http(s):// address (no query), not 'tables.example.org'.
+    """
+    text = text.strip()
+    if not text:
+        return None
+    if not text.startswith(("http://", "https://")) or any(c in text for c in "?#\"\' <>"):
+        raise ValueError(f"TABLEHOST_PUBLIC_URL must be an http(s):// address (no query), not {text[:40]!r}.")
+    return text.rstrip("/")
 
 
 def http_address(text: str) -> tuple[str, int] | None:

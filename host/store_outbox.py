@@ -17,10 +17,16 @@ from host.rows import now
 log = logging.getLogger("host.store")  # the store's records, whichever of its parts writes them
 
 
+CHANGED = "tablehost_games"
+"""The channel every transaction that writes an announcement notifies: a game changed (the web table's
+live pages listen, in every process; :mod:`web.hub`)."""
+
+
 async def _insert_outbox(tx: Tx, game_id: int, announce: Outbox | None) -> None:
-    """Writes an announcement in the caller's transaction and gives it its id."""
+    """Writes an announcement in the caller's transaction, gives it its id, and notifies :data:`CHANGED`."""
     if announce is None:
         return
+    await tx.notify(CHANGED)
     announce.game_id = game_id
     announce.id = int(await tx.fetchval(
         "INSERT INTO outbox (game_id, channel_id, payload, created_at) VALUES (?, ?, ?, ?) RETURNING id",

@@ -112,6 +112,8 @@ class HttpServer:
         self.checks = dict(checks)
         self.refresh = refresh
         self.refresh_every = refresh_every
+        self.mounts: list[Callable[[web.Application], None]] = []
+        """What else the listener serves: each adds its routes (the web table, :mod:`web.app`)."""
         self._runner: web.AppRunner | None = None
         self._refreshing: asyncio.Task[None] | None = None
 
@@ -145,6 +147,8 @@ class HttpServer:
         app = web.Application()
         app.router.add_get("/healthz", self._healthz)
         app.router.add_get("/metrics", self._metrics)
+        for mount in self.mounts:
+            mount(app)
         app.router.add_route("*", "/{anything:.*}", self._not_found)  # another method or path
         runner = web.AppRunner(app, access_log=None)  # a probe every few seconds is not worth a log line
         await runner.setup()
@@ -185,6 +189,8 @@ class HttpServer:
         return reply
 
     async def _not_found(self, _request: web.Request) -> web.Response:
+        if self.mounts:  # the web table's addresses are not to be listed
+            return web.Response(status=404, text="Not found.\n")
         return web.Response(status=404, text="Not found: this server has /healthz and /metrics only.\n")
 
     async def _refresh_forever(self) -> None:

@@ -150,7 +150,9 @@ class HttpServer:
         for mount in self.mounts:
             mount(app)
         app.router.add_route("*", "/{anything:.*}", self._not_found)  # another method or path
-        runner = web.AppRunner(app, access_log=None)  # a probe every few seconds is not worth a log line
+        # access_log: a probe every few seconds is not worth a line; handler_cancellation: a page that goes away
+        # ends its event stream at once (web.app), not at its next keep-alive
+        runner = web.AppRunner(app, access_log=None, handler_cancellation=True)
         await runner.setup()
         try:
             await web.TCPSite(runner, host, port).start()

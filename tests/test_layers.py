@@ -43,7 +43,7 @@ def test_bot_without_token_exits_2_naming_the_variable(tmp_path: Path) -> None:
     assert len(lines) == 1 and "DISCORD_TOKEN" in lines[0] and ".env" in lines[0] and "--console" in lines[0]
 
 
-PACKAGES = ("games", "cogs", "host", "render", "engines")
+PACKAGES = ("games", "web", "cogs", "host", "render", "engines")
 
 
 def _copy(tmp: Path) -> Path:
@@ -67,7 +67,7 @@ def test_an_upward_import_fails_the_test_command(tmp_path: Path, capfd: pytest.C
     name, args = next((n, a) for n, a in tasks.CHECKS if n == "import-linter")
     assert tasks.check(name, args, root=root) == 1
     out = capfd.readouterr()
-    assert "Layers: games -> cogs -> host -> render -> engines BROKEN" in out.out
+    assert "Layers: games -> web -> cogs -> host -> render -> engines BROKEN" in out.out
     assert "engines.core.dice -> cogs.client" in out.out
     assert "import-linter found problems" in out.err
 

@@ -207,3 +207,31 @@ async def test_a_move_committed_by_another_process_reaches_the_page_on_postgresq
     finally:
         await serving.close()
         await moving.close()
+
+
+async def test_an_address_may_hold_only_so_many_requests_at_once(tables: Tables) -> None:
+    game_id = await started_xisk(tables, ANN, BOB)
+    async with serve(tables, per_address=2) as web:
+        async with web.http.get(f"{web.page(game_id)}/events") as one, \
+                web.http.get(f"{web.page(game_id)}/events") as two:
+            await one.content.readline()
+            await two.content.readline()
+            async with web.http.get(f"{web.page(game_id)}/game.json") as third:
+                assert third.status == 429 and "Too many open requests" in await third.text()
+                assert third.headers["Content-Security-Policy"].startswith(CSP)
+        await asyncio.sleep(0.1)  # the streams closed: the address may ask again
+        assert (await web.get_json(game_id))["id"] == game_id
+
+
+def test_the_pages_secret_is_written_into_env_on_the_first_run_without_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from host.web_links import SECRET_NAME, ensure_secret
+
+    monkeypatch.setenv(SECRET_NAME, "")  # unset, as far as ensure_secret sees; restored afterwards
+    env = tmp_path / ".env"
+    env.write_text("DISCORD_TOKEN=x")
+    secret = ensure_secret(env)
+    assert len(secret) >= 40 and env.read_text() == f"DISCORD_TOKEN=x\n{SECRET_NAME}={secret}\n"
+    assert ensure_secret(env) == secret and env.read_text().count(SECRET_NAME) == 1  # kept, not written again
+    monkeypatch.setenv(SECRET_NAME, "given")
+    assert ensure_secret(tmp_path / "other.env") == "given" and not (tmp_path / "other.env").exists()

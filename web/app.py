@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from cogs.surface import surface_of, title_of
-from engines import GAMES
+from engines import GAMES, GameError
 from host.bot_seats import is_bot
 from host.clock_store import Clocks
 from host.db import Row, Tx
@@ -244,9 +244,15 @@ class WebTable:
             log_ = [(names.get(m.player_id, m.player_id), m.move) for m in moves]
             times: list[str | None] = [m.at for m in moves]
             timeline = kept[1] if kept is not None else None
-            if timeline is None or not await asyncio.to_thread(timeline.extend, log_, times):
-                timeline = await asyncio.to_thread(build, row.game, [s.name for s in seats], row.engine_seed,
-                                                   row.options, log_, times)
+            try:
+                if timeline is None or not await asyncio.to_thread(timeline.extend, log_, times):
+                    timeline = await asyncio.to_thread(build, row.game, [s.name for s in seats], row.engine_seed,
+                                                       row.options, log_, times)
+            except GameError as err:  # a damaged log: the page says so, and the log says where
+                log.warning("web: game %s cannot be replayed for its page (%s)", row.id, err)
+                self._timelines.pop(row.id, None)
+                raise web.HTTPInternalServerError(text="This game's record could not be read.\n",
+                                                  headers=HEADERS) from None
             self._timelines[row.id] = (version, timeline)
             self._timelines.move_to_end(row.id)
             while len(self._timelines) > TIMELINES:

@@ -235,3 +235,15 @@ def test_the_pages_secret_is_written_into_env_on_the_first_run_without_one(
     assert ensure_secret(env) == secret and env.read_text().count(SECRET_NAME) == 1  # kept, not written again
     monkeypatch.setenv(SECRET_NAME, "given")
     assert ensure_secret(tmp_path / "other.env") == "given" and not (tmp_path / "other.env").exists()
+
+
+async def test_a_damaged_log_gets_a_plain_message_and_a_log_line_not_a_trace(
+        tables: Tables, caplog: pytest.LogCaptureFixture) -> None:
+    game_id = await started_xisk(tables, ANN, BOB)
+    await play_one(tables, {"Ann": ANN, "Bob": BOB}, random.Random(1))
+    await tables.store.db.write(lambda tx: tx.execute("UPDATE moves SET move = 'fly to the moon' WHERE game_id = ?",
+                                                      game_id))
+    async with serve(tables) as web, web.http.get(f"{web.page(game_id)}/game.json") as reply:
+        assert reply.status == 500 and await reply.text() == "This game's record could not be read.\n"
+        assert reply.headers["Content-Security-Policy"].startswith(CSP)
+    assert f"game {game_id} cannot be replayed" in caplog.text and "Traceback" not in caplog.text

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from engines.core.ai import BUDGET, LEVELS, has_bots, policy, think
+from engines.core.ai import BUDGET, LEVELS, SEARCH_SHARE, has_bots, policy, think
 from engines.nexo import ai
 from engines.nexo.ai_world import game_from_view, round_limit, seats_of, state_from_view
 from engines.nexo.game import Nexo
@@ -112,7 +112,7 @@ def test_every_level_plays_the_whole_midgame_with_moves_play_accepts() -> None:
             if g.is_over:
                 break
             p = g.to_act()[0]
-            move = think(g, p, level, rng)
+            move = think(g, p, level, rng, budget=0.25)  # a short budget: legality is the point, not strength
             g.play(p, move)  # raises if refused
 
 
@@ -290,7 +290,8 @@ def test_think_time_p99_is_within_the_budget_at_every_level() -> None:
 
     def timed(level: str, view: dict[str, Any], legal: list[str], p: str, rng: random.Random) -> str:
         t = time.process_time()
-        move = ai.choose(view, legal, p, level, rng)
+        deadline = time.perf_counter() + BUDGET * SEARCH_SHARE  # as the host asks (engines.core.ai.decide)
+        move = ai.choose(view, legal, p, level, rng, deadline=deadline)
         times[level].append(time.process_time() - t)
         return move
 

@@ -224,7 +224,9 @@ def main(argv: list[str]) -> int:
     # Two workers a core: much of the suite waits (bot processes, PostgreSQL, sockets, the fake's
     # timers), so one a core leaves the cores idle half the time (4 m 38 s with four workers here, 6 m with two).
     workers = str(2 * (os.cpu_count() or 1))
-    spread = [] if any(a == "-n" or a.startswith(("-n", "--numprocesses")) for a in rest) else ["-n", workers]
+    # worksteal: a worker that is done takes tests queued on a busy one, so the run ends with its longest test.
+    own = any(a == "-n" or a.startswith(("-n", "--numprocesses")) for a in rest)
+    spread = [] if own else ["-n", workers, "--dist", "worksteal"]
     return subprocess.call([str(PYTHON), "-m", "pytest", *spread, *rest], env=env)
 
 

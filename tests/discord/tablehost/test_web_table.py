@@ -8,6 +8,7 @@ import random
 import re
 import time
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -69,7 +70,7 @@ async def shown(page: Page) -> tuple[int, int]:
 
 
 async def test_a_move_played_on_discord_shows_on_an_open_page_within_a_second(
-        discord_test: DiscordTest, tables: Tables, served: WebLinks, browser: Browser) -> None:
+        discord_test: DiscordTest, tables: Tables, served: WebLinks, browser: Browser, tmp_path: Path) -> None:
     from playwright.async_api import expect
 
     dt = discord_test
@@ -98,6 +99,8 @@ async def test_a_move_played_on_discord_shows_on_an_open_page_within_a_second(
         await expect(page.locator('#moves [aria-current="step"]')).to_have_text(f"{actor}: {move}")
     assert await page.evaluate("window.__marker") == "before"  # never reloaded
     assert await page.evaluate("performance.getEntriesByType('navigation').length") == 1
+    await page.screenshot(path=tmp_path / "phone.png", full_page=True)  # a real game's page on a phone
+    assert await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
     await page.keyboard.press("ArrowLeft")  # and back through the moves with the keys and buttons
     assert await shown(page) == (2, 3) and await page.evaluate("location.hash") == "#m=2"

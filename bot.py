@@ -18,6 +18,7 @@ import contextlib
 import logging
 import signal
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from dotenv import load_dotenv
@@ -106,7 +107,8 @@ def serve_pages(server: HttpServer, bot: Tablehost, config: Config) -> None:
 
     assert config.http is not None
     host, port = config.http
-    links = WebLinks(ensure_secret().encode(), config.public_url or f"http://{host}:{port}")
+    secret = ensure_secret(Path(__file__).resolve().parent / ".env")  # beside bot.py, where load_dotenv finds it
+    links = WebLinks(secret.encode(), config.public_url or f"http://{host}:{port}")
     server.mounts.append(WebTable(bot.tables, links).mount)
     if config.public_url is not None:
         bot.web_links = links

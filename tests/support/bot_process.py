@@ -173,6 +173,7 @@ def child_env(db_path: Path | str, extra: dict[str, str] | None = None) -> dict[
         "TABLEHOST_DEBUG": "0",
         "TABLEHOST_RENDER_WORKERS": "2",
         "LOG_LEVEL": "INFO",
+        "TABLEHOST_WEB_SECRET": "tablehost-test-web-secret",  # else a bot serving pages writes one into .env
     })
     env.update(extra or {})
     return env

@@ -204,6 +204,12 @@ async def test_bot_py_serves_healthz_while_it_runs_logs_json_and_stops_serving_o
                 break
             await asyncio.sleep(0.05)
         assert (status, body) == (200, {"gateway": True, "store": True, "timekeeper": True})
+        # the same listener serves the web table (bot.py mounts it): a page behind a wrong token is a 404
+        async with session.get(f"http://127.0.0.1:{port}/g/1/not-its-token") as reply:
+            assert reply.status == 404 and await reply.text() == "Not found.\n"
+            assert reply.headers["Content-Security-Policy"].startswith("default-src 'none'")
+        async with session.get(f"http://127.0.0.1:{port}/static/table.js") as reply:
+            assert reply.status == 200 and reply.content_type == "text/javascript"
         assert await bot.terminate() == 0
         with pytest.raises(aiohttp.ClientConnectionError):
             async with session.get(url):

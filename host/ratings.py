@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from openskill.models import PlackettLuce
@@ -81,6 +82,15 @@ def is_human(player_id: str) -> bool:
     (True, False)
     """
     return not is_bot(player_id)
+
+
+def enough_humans(player_ids: Iterable[str]) -> bool:
+    """Tells whether the players include the :data:`MIN_HUMANS` people a game needs to count.
+
+    >>> enough_humans(["1001", "bot:easy:1"]), enough_humans(["1001", "1002", "bot:hard:1"])
+    (False, True)
+    """
+    return sum(map(is_human, player_ids)) >= MIN_HUMANS
 
 
 @dataclass(frozen=True)

@@ -17,10 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engines.core.ai import has_bots
-from host.bot_seats import is_bot
 from host.outbox import Outbox
-from host.ratings import MIN_HUMANS
-from host.store import Seat, StaleVersion, Status
+from host.ratings import enough_humans
+from host.store import StaleVersion, Status
 from host.store_hints import Hints, HintState
 from host.table import NoGame, Person, Refusal, Table, secret_part
 from host.tables_cache import TablesCache, _title
@@ -44,11 +43,6 @@ class Hint:
     """True when this hint was the game's first and made a game that would be rated unrated."""
     out: Outbox | None = None
     """The first hint's announcement (it edits the live board), committed with the mark; else None."""
-
-
-def humans(seats: list[Seat]) -> int:
-    """Returns how many of the seats are people's (not bots')."""
-    return sum(not is_bot(s.player_id) for s in seats)
 
 
 class TablesHints(TablesCache, TablesOutbox):
@@ -82,7 +76,7 @@ class TablesHints(TablesCache, TablesOutbox):
         if not has_bots(row.game):
             raise Refusal(f"{table.title} has no coach yet.")
         state = await self.hints.get(row.id)
-        rated = humans(table.seats) >= MIN_HUMANS
+        rated = enough_humans(s.player_id for s in table.seats)
         if rated and not state.allowed:
             raise Refusal(HINTS_OFF)
         choice = await self.thinker.hint(game, seat)  # off the loop, on a copy; the game may move meanwhile
@@ -143,7 +137,7 @@ class TablesHints(TablesCache, TablesOutbox):
 
         ``out.names`` holds the game's seats; a game with too few people, or no coach, is not read.
         """
-        if sum(not is_bot(uid) for uid in out.names) < MIN_HUMANS or not has_bots(out.game):
+        if not enough_humans(out.names) or not has_bots(out.game):
             return None
         return HINTED_LINE if (await self.hints.get(out.game_id)).hinted else None
 

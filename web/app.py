@@ -69,7 +69,7 @@ class NotFound(web.HTTPNotFound):
     """The one answer for a wrong token, a missing or unstarted game and any unknown path."""
 
     def __init__(self) -> None:
-        super().__init__(text="Not found.\n", headers=HEADERS)
+        super().__init__(text="Not found.\n")  # the headers come from WebTable's middleware, as for every answer
 
 
 class WebTable:
@@ -158,7 +158,7 @@ class WebTable:
         return reply
 
     async def _no_icon(self, _request: web.Request) -> web.Response:
-        return web.Response(status=204, headers={**HEADERS, "Cache-Control": "public, max-age=86400"})
+        return web.Response(status=204, headers={"Cache-Control": "public, max-age=86400"})
 
     async def _page(self, request: web.Request) -> web.Response:
         await self._row(request)
@@ -240,7 +240,6 @@ class WebTable:
             seats = await self.store.seats(row.id)
             names = {s.player_id: s.name for s in seats}
             moves = await self.store.moves(row.id)
-            version = max(row.version, kept[0] if kept else 0)
             log_ = [(names.get(m.player_id, m.player_id), m.move) for m in moves]
             times: list[str | None] = [m.at for m in moves]
             timeline = kept[1] if kept is not None else None
@@ -251,9 +250,8 @@ class WebTable:
             except GameError as err:  # a damaged log: the page says so, and the log says where
                 log.warning("web: game %s cannot be replayed for its page (%s)", row.id, err)
                 self._timelines.pop(row.id, None)
-                raise web.HTTPInternalServerError(text="This game's record could not be read.\n",
-                                                  headers=HEADERS) from None
-            self._timelines[row.id] = (version, timeline)
+                raise web.HTTPInternalServerError(text="This game's record could not be read.\n") from None
+            self._timelines[row.id] = (row.version, timeline)
             self._timelines.move_to_end(row.id)
             while len(self._timelines) > TIMELINES:
                 old, _ = self._timelines.popitem(last=False)
@@ -282,9 +280,8 @@ class WebTable:
         clock = await Clocks(self.store).get(row.id) if row.status is Status.RUNNING else None
         last = timeline.positions[-1]
         over = row.status in ENDED
-        game = GAMES[row.game]
         return {
-            "id": row.id, "game": row.game, "title": surface_of(row.game).title(game.TITLE, last.view),
+            "id": row.id, "game": row.game, "title": surface_of(row.game).title(title_of(row.game), last.view),
             "status": row.status.value, "version": row.version,
             "players": [{"seat": s.seat, "name": s.name, "bot": is_bot(s.player_id)} for s in seats],
             "to_act": [] if over else list(timeline.acting),

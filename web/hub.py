@@ -34,9 +34,8 @@ Versions = Callable[[list[int]], Awaitable[dict[int, tuple[int, str]]]]
 class Watcher:
     """One open stream's view of a game: the newest change not yet sent."""
 
-    def __init__(self, game_id: int, version: int) -> None:
+    def __init__(self, game_id: int) -> None:
         self.game_id = game_id
-        self.version = version
         self.closed = False
         self._change: dict[str, Any] | None = None
         self._woken = asyncio.Event()
@@ -77,7 +76,7 @@ class Hub:
 
     def watch(self, game_id: int, *, version: int) -> Watcher:
         """Returns a new watcher of a game the stream has seen at ``version``."""
-        watcher = Watcher(game_id, version)
+        watcher = Watcher(game_id)
         self._watchers.setdefault(game_id, set()).add(watcher)
         self._known.setdefault(game_id, version)
         return watcher
